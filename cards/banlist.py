@@ -1,0 +1,42 @@
+"""Read the Mental Magic ban list (706.2–706.4a), a CSV a playgroup may edit.
+
+Columns: ``rule,french_name,english_name,status``; status is ``banned`` or
+``watched``. An empty ``english_name`` is an unresolved French name: it is
+kept and shown as unresolved, never guessed.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+from mentalmagic.formats import BanEntry, BanList
+
+from . import BANLIST_PATH
+
+STATUSES = {"banned", "watched"}
+
+
+def banlist_path() -> Path:
+    """MENTALMAGIC_BANLIST names a house list; the project's own file is the default."""
+    return Path(os.environ.get("MENTALMAGIC_BANLIST") or BANLIST_PATH)
+
+
+def read_banlist(path: Path | None = None) -> BanList:
+    path = Path(path or banlist_path())
+    entries = []
+    with open(path, encoding="utf-8", newline="") as fh:
+        for line, row in enumerate(csv.DictReader(fh), start=2):
+            status = (row.get("status") or "").strip().lower()
+            if status not in STATUSES:
+                raise ValueError(f"{path}:{line}: status must be banned or watched, not {status!r}")
+            entries.append(
+                BanEntry(
+                    rule=(row.get("rule") or "").strip(),
+                    french_name=(row.get("french_name") or "").strip(),
+                    english_name=(row.get("english_name") or "").strip() or None,
+                    status=status,
+                )
+            )
+    return BanList(entries)

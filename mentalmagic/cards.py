@@ -1,0 +1,151 @@
+"""Printed cards, their faces, and the entries a card may be named as (D4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .mana import ManaCost
+from .names import fold
+
+# D4: which layouts name each half apart, and which offer every face's cost when printed.
+SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
+BOTH_COSTS_LAYOUTS = frozenset({"split", "aftermath", "adventure", "modal_dfc", "prepare"})
+# Cards that never sit in a library: they are not nameable even in format "all".
+NON_LIBRARY_LAYOUTS = frozenset({"planar", "scheme", "vanguard", "token", "emblem", "art_series", "meld_result"})
+
+
+@dataclass(frozen=True)
+class Face:
+    """One face of a printed card. ``cost`` is None when the source doesn't know it."""
+
+    name: str
+    french_name: str | None
+    cost: ManaCost | None
+    mana_value: float | None
+    type_line: str
+    types: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    text: str = ""
+
+    @property
+    def known(self) -> bool:
+        return self.cost is not None
+
+    def has_type(self, word: str) -> bool:
+        return fold(word) in fold(self.type_line).replace("—", " ").split()
+
+    def has_keyword(self, word: str) -> bool:
+        return fold(word) in {fold(k) for k in self.keywords}
+
+
+@dataclass(frozen=True)
+class Card:
+    """A printed card: what is physically in the common library."""
+
+    name: str
+    french_name: str | None
+    layout: str
+    faces: tuple[Face, ...]
+    legalities: dict = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def front(self) -> Face:
+        return self.faces[0]
+
+    @cached_property
+    def face_names(self) -> frozenset[str]:
+        """Folded names of the card and every face: none of them may name it (D4)."""
+        return frozenset({fold(self.name), *(fold(f.name) for f in self.faces)})
+
+    @property
+    def printed_faces(self) -> tuple[Face, ...]:
+        """The faces whose costs the printed card offers (704.1, D4)."""
+        if self.layout in BOTH_COSTS_LAYOUTS:
+            return self.faces
+        return self.faces[:1]
+
+    @property
+    def printed_costs(self) -> tuple[ManaCost, ...]:
+        """Known printed costs, without repeats, in face order."""
+        seen: list[ManaCost] = []
+        for f in self.printed_faces:
+            if f.cost is not None and f.cost not in seen:
+                seen.append(f.cost)
+        return tuple(seen)
+
+    @property
+    def unknown_faces(self) -> tuple[str, ...]:
+        """Printed faces whose cost the card data lacks: they offer no cost."""
+        return tuple(f.name for f in self.printed_faces if f.cost is None)
+
+    @property
+    def mana_cost_text(self) -> str | None:
+        """The cost shown for the whole card: 'A // B' for split-like cards."""
+        faces = self.printed_faces if self.layout in SPLIT_LAYOUTS else self.faces[:1]
+        parts = ["?" if f.cost is None else str(f.cost) for f in faces]
+        return " // ".join(parts) if any(p != "?" for p in parts) else None
+
+    @property
+    def in_library(self) -> bool:
+        return self.layout not in NON_LIBRARY_LAYOUTS
+
+    def nameables(self) -> tuple[Nameable, ...]:
+        """The names this card offers to be named as (704.3, D4)."""
+        if not self.in_library:
+            return ()
+        faces = self.faces if self.layout in SPLIT_LAYOUTS else self.faces[:1]
+        out = []
+        for f in faces:
+            if f.cost is None:  # unknown cost: it can't match anything honestly
+                continue
+            name = f.name if self.layout in SPLIT_LAYOUTS or len(self.faces) > 1 else self.name
+            french = f.french_name if len(self.faces) > 1 else self.french_name
+            out.append(Nameable(name=name, french_name=french, card=self, face=f))
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class Nameable:
+    """One name a card can be given: a whole card, a split half, or a front face."""
+
+    name: str
+    french_name: str | None
+    card: Card = field(repr=False)
+    face: Face = field(repr=False)
+    key: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "key", fold(self.name))  # the registry's identity of a name
+
+    @property
+    def cost(self) -> ManaCost:
+        return self.face.cost  # type: ignore[return-value]  # nameables have known costs
+
+
+def card_from_record(rec: dict) -> Card:
+    """Build a Card from a record of the card-data layer (see ``cards/__init__.py``)."""
+    faces = []
+    for f in sorted(rec["faces"], key=lambda f: f["position"]):
+        raw = f.get("mana_cost")
+        cost = None if raw is None else ManaCost.parse(raw)
+        mv = f.get("mana_value")
+        faces.append(
+            Face(
+                name=f["name"],
+                french_name=f.get("french_name"),
+                cost=cost,
+                mana_value=mv if mv is not None else (cost.mana_value if cost is not None else None),
+                type_line=f.get("type_line") or "",
+                types=tuple(f.get("types") or ()),
+                keywords=tuple(f.get("keywords") or ()),
+                text=f.get("text") or "",
+            )
+        )
+    return Card(
+        name=rec["name"],
+        french_name=rec.get("french_name"),
+        layout=rec.get("layout") or "normal",
+        faces=tuple(faces),
+        legalities=dict(rec.get("legalities") or {}),
+    )

@@ -1,0 +1,98 @@
+"""Domain errors: nouns, each with a stable code and, when a rule refuses, its number.
+
+The web layer maps each family to one HTTP status (see ``web/errors.py``); the
+CLI prints ``str(error)``. Nothing here knows about HTTP.
+"""
+
+from __future__ import annotations
+
+
+class ArbiterError(Exception):
+    """Base class. ``code`` is machine-readable; ``rule`` cites RULES.md when a rule speaks."""
+
+    code = "error"
+    rule: str | None = None
+
+    def __init__(self, message: str, *, rule: str | None = None, fields: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        if rule is not None:
+            self.rule = rule
+        self.fields = fields or {}
+
+
+# -- not found -------------------------------------------------------------
+class NotFound(ArbiterError):
+    code = "not_found"
+
+
+class UnknownCard(NotFound):
+    code = "unknown_card"
+
+    def __init__(self, name: str):
+        super().__init__(f"no card named {name!r} in the card pool", fields={"name": name})
+
+
+class UnknownGame(NotFound):
+    code = "unknown_game"
+
+    def __init__(self, game_id: str):
+        super().__init__(f"no game {game_id!r}")
+
+
+# -- bad input (a field that can't be read) ---------------------------------
+class InvalidInput(ArbiterError):
+    code = "invalid"
+
+
+class UnknownFormat(InvalidInput):
+    code = "unknown_format"
+
+    def __init__(self, name):
+        from .formats import FORMATS
+
+        super().__init__(
+            f"unknown format {name!r}; choose one of {', '.join(FORMATS)}",
+            fields={"format": [f"unknown format {name!r}"]},
+        )
+
+
+# -- refused by a rule of Mental Magic ----------------------------------------
+class RuleRefusal(ArbiterError):
+    """An action the rules forbid; always carries the rule number."""
+
+    code = "refused"
+    rule = "700.1"
+
+
+class NotACandidate(RuleRefusal):
+    code = "not_a_candidate"
+    rule = "704.1"
+
+
+class NameTaken(RuleRefusal):
+    code = "name_taken"
+    rule = "704.2"
+
+
+class AlreadyNamed(RuleRefusal):
+    code = "already_named"
+    rule = "704.4"
+
+
+class NameRequired(RuleRefusal):
+    code = "name_required"
+    rule = "705.1"
+
+
+class NotAllowedNow(RuleRefusal):
+    code = "not_allowed"
+
+
+# -- who may do what ----------------------------------------------------------
+class Unauthorized(ArbiterError):
+    code = "unauthorized"
+
+
+class Forbidden(ArbiterError):
+    code = "forbidden"

@@ -1,0 +1,187 @@
+"""The mana-cost index: which names a printed card or cost may take (704.1, D1–D5).
+
+Every nameable entry is filed under each concrete cost it can be read as (D1).
+A query reads the printed cost the same way and unions a few dictionary
+look-ups, so it never scans the pool. One index is built per (format, house
+option) on first use and kept for the life of the process.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from threading import Lock
+
+from .cards import Card, Nameable
+from .formats import check_format
+from .mana import ManaCost
+from .names import fold
+from .pool import CardPool
+
+
+class CostIndex:
+    """Nameable entries of one format filed under every concrete cost they can be read as."""
+
+    def __init__(self, pool: CardPool, fmt: str, phyrexian_as_hybrid: bool = False):
+        self.format = fmt
+        self.phyrexian_as_hybrid = phyrexian_as_hybrid
+        self.nameables = pool.nameables  # sorted by name: a position is a rank
+        by_cost: dict[ManaCost, list[int]] = defaultdict(list)
+        for pos, n in enumerate(self.nameables):
+            if pool.refusal(n.card, fmt) is None:
+                for concrete in n.cost.instantiations(phyrexian_as_hybrid):
+                    by_cost[concrete].append(pos)
+        self.by_cost = {k: tuple(v) for k, v in by_cost.items()}
+        self.size = sum(len(v) for v in self.by_cost.values())
+
+    def matching(self, costs: Iterable[ManaCost]) -> list[Nameable]:
+        """Every entry some reading of which equals some reading of ``costs`` (D1), by name."""
+        found: set[int] = set()
+        for cost in costs:
+            for concrete in cost.instantiations(self.phyrexian_as_hybrid):
+                found.update(self.by_cost.get(concrete, ()))
+        return [self.nameables[pos] for pos in sorted(found)]
+
+
+@dataclass
+class Reason:
+    rule: str
+    message: str
+
+
+@dataclass
+class CandidateList:
+    """The answer to "what may this be named?"."""
+
+    printed: Card | None
+    costs: list[ManaCost]
+    format: str
+    candidates: list[Nameable]
+    unknown_faces: tuple[str, ...] = ()
+
+
+@dataclass
+class Verdict:
+    """The answer to "may this be named X?": legal, and every reason why (not)."""
+
+    legal: bool
+    reasons: list[Reason] = field(default_factory=list)
+    nameable: Nameable | None = None
+
+
+class CandidateFinder:
+    """Candidates and checks over one card pool, with an index per format built on demand."""
+
+    def __init__(self, pool: CardPool):
+        self.pool = pool
+        self._indexes: dict[tuple[str, bool], CostIndex] = {}
+        self._lock = Lock()
+
+    def index(self, fmt: str, phyrexian_as_hybrid: bool = False) -> CostIndex:
+        key = (check_format(fmt), bool(phyrexian_as_hybrid))
+        idx = self._indexes.get(key)
+        if idx is None:
+            with self._lock:  # two threads asking at once build it once
+                idx = self._indexes.get(key)
+                if idx is None:
+                    idx = self._indexes[key] = CostIndex(self.pool, *key)
+        return idx
+
+    @staticmethod
+    def printed_costs(printed: Card | None, cost: ManaCost | None) -> tuple[ManaCost, ...]:
+        if printed is not None:
+            return printed.printed_costs
+        return (cost,) if cost is not None else ()
+
+    def concrete_costs(self, costs: Iterable[ManaCost], phyrexian_as_hybrid: bool = False) -> list[ManaCost]:
+        """The concrete costs a printed card may be named as (704.1, D1), cheapest first."""
+        out = {c for cost in costs for c in cost.instantiations(phyrexian_as_hybrid)}
+        return sorted(out, key=lambda c: (c.mana_value, str(c)))
+
+    def candidates(
+        self,
+        *,
+        printed: Card | None = None,
+        cost: ManaCost | None = None,
+        fmt: str = "vintage",
+        phyrexian_as_hybrid: bool = False,
+        type_: str | None = None,
+        keyword: str | None = None,
+    ) -> CandidateList:
+        """Every name the printed card (or cost) may take in ``fmt``, sorted by name."""
+        fmt = check_format(fmt)
+        costs = self.printed_costs(printed, cost)
+        excluded = printed.face_names if printed is not None else frozenset()
+        seen: set[str] = set()
+        out = []
+        for n in self.index(fmt, phyrexian_as_hybrid).matching(costs):
+            if n.key in excluded or n.key in seen:
+                continue
+            if type_ and not n.face.has_type(type_):
+                continue
+            if keyword and not n.face.has_keyword(keyword):
+                continue
+            seen.add(n.key)
+            out.append(n)
+        return CandidateList(
+            printed=printed,
+            costs=self.concrete_costs(costs, phyrexian_as_hybrid),
+            format=fmt,
+            candidates=out,
+            unknown_faces=printed.unknown_faces if printed is not None else (),
+        )
+
+    def check(
+        self,
+        name: str,
+        *,
+        printed: Card | None = None,
+        cost: ManaCost | None = None,
+        fmt: str = "vintage",
+        phyrexian_as_hybrid: bool = False,
+        taken: Iterable[str] = (),
+    ) -> Verdict:
+        """May the printed card (or cost) be named ``name``? Every reason, with its rule."""
+        fmt = check_format(fmt)
+        entries = self.pool.nameables_called(name)
+        if not entries:
+            card = self.pool.find(name)
+            if card is not None and not card.nameables():
+                why = f"{card.name} offers no name with a known mana cost"
+            else:
+                why = f"{name!r} is not the name of a card (or split half) in the pool"
+            return Verdict(False, [Reason("704.1", why)])
+        taken_keys = {fold(t) for t in taken}
+        verdicts = [
+            self._check_entry(n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) for n in entries
+        ]
+        return min(verdicts, key=lambda v: (not v.legal, len(v.reasons)))
+
+    def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) -> Verdict:
+        reasons: list[Reason] = []
+        refusal = self.pool.refusal(n.card, fmt)
+        if refusal:
+            reasons.append(Reason(refusal.rule, refusal.message))
+        if printed is not None and n.key in printed.face_names:
+            reasons.append(Reason("704.1", f"the chosen card can't be the printed card itself ({printed.name})"))
+        costs = self.printed_costs(printed, cost)
+        mine = n.cost.instantiations(phyrexian_as_hybrid)
+        shared = sorted(
+            {c for pc in costs for c in pc.instantiations(phyrexian_as_hybrid)} & mine, key=str
+        )
+        what = printed.name if printed is not None else (str(cost) or "no mana cost")
+        if not shared:
+            printed_txt = " or ".join(str(c) or "no mana cost" for c in costs) or "no known cost"
+            reasons.append(
+                Reason("704.1", f"{n.name} costs {n.cost or 'no mana cost'}, which can't match {printed_txt}")
+            )
+        if n.key in taken_keys:
+            reasons.append(Reason("704.2", f"{n.name} is already the name of another card in this game"))
+        if reasons:
+            return Verdict(False, reasons, n)
+        ok = [Reason("704.1", f"{n.name} costs {n.cost or 'no mana cost'}; {what} can be read as "
+                              f"{' or '.join(str(c) or 'no mana cost' for c in shared)}")]
+        if self.pool.mental_magic_status(n.card) == "watched":
+            ok.append(Reason("706.4a", f"{n.card.name} is on the watch list: allowed, but watched"))
+        return Verdict(True, ok, n)

@@ -1,0 +1,235 @@
+"""Mana costs: parsing, canonical form, and the instantiations of decision D1.
+
+A cost is a multiset of symbols. Generic symbols are summed into one number;
+every other symbol keeps its own identity. "No mana cost" (a land, Ancestral
+Vision) is the cost with no symbol at all and is distinct from ``{0}`` (D2).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from collections import Counter
+from itertools import combinations_with_replacement, product
+
+COLOURS = "WUBRG"
+# Two-colour hybrids in the order Magic prints them (allied pairs, then enemy).
+_PAIR_ORDER = ["W/U", "U/B", "B/R", "R/G", "G/W", "W/B", "U/R", "B/G", "R/W", "G/U"]
+_PLAIN_OTHERS = ["X", "Y", "Z", "C", "S", "D", "L", "½", "∞"]
+MAX_SYMBOLS = 40  # no printed card comes near; bounds the work a query can ask for
+_HALF = {f"H{c}" for c in COLOURS} | {"HC"}
+
+
+class ManaCostError(ValueError):
+    """A mana cost that can't be read; the message quotes the input."""
+
+    def __init__(self, text: str, detail: str = ""):
+        self.text = text
+        super().__init__(f"invalid mana cost: {text!r}" + (f" ({detail})" if detail else ""))
+
+
+def _canonical_symbol(raw: str) -> str:
+    """Normalise the inside of one brace pair, e.g. 'u/w' -> 'W/U'; raise KeyError if unknown."""
+    s = raw.strip().upper()
+    if s.isdigit():
+        return str(int(s))
+    if s in COLOURS or s in _PLAIN_OTHERS or s in _HALF:
+        return s
+    parts = s.split("/")
+    if len(parts) == 2:
+        a, b = parts
+        if b == "P" and (a in COLOURS or a == "C"):
+            return f"{a}/P"
+        if a == "P" and (b in COLOURS or b == "C"):
+            return f"{b}/P"
+        if a == "2" and b in COLOURS:
+            return f"2/{b}"
+        if b == "2" and a in COLOURS:
+            return f"2/{a}"
+        if a == "C" and b in COLOURS:
+            return f"C/{b}"
+        if b == "C" and a in COLOURS:
+            return f"C/{a}"
+        if a in COLOURS and b in COLOURS and a != b:
+            return f"{a}/{b}" if f"{a}/{b}" in _PAIR_ORDER else f"{b}/{a}"
+    if len(parts) == 3 and parts[2] == "P" and all(p in COLOURS for p in parts[:2]):
+        pair = f"{parts[0]}/{parts[1]}"
+        if parts[0] != parts[1]:
+            pair = pair if pair in _PAIR_ORDER else f"{parts[1]}/{parts[0]}"
+            return f"{pair}/P"
+    raise KeyError(raw)
+
+
+def _sort_key(sym: str) -> tuple:
+    if sym in COLOURS:
+        return (1, COLOURS.index(sym), sym)
+    if sym in _PAIR_ORDER:
+        return (2, _PAIR_ORDER.index(sym), sym)
+    if sym.startswith("2/"):
+        return (3, COLOURS.index(sym[2]), sym)
+    if sym.startswith("C/") and sym != "C/P":
+        return (4, COLOURS.index(sym[2]), sym)
+    if sym.endswith("/P") and len(sym) == 3:
+        return (5, (COLOURS + "C").index(sym[0]), sym)
+    if sym.endswith("/P"):
+        return (6, _PAIR_ORDER.index(sym[:3]), sym)
+    if sym in _PLAIN_OTHERS:
+        return (7, _PLAIN_OTHERS.index(sym), sym)
+    return (8, 0, sym)  # half mana
+
+
+_BRACES = re.compile(r"\{([^{}]*)\}")
+_SHORTHAND = re.compile(r"^(\d*)([WUBRGCXYZS]*)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ManaCost:
+    """An immutable mana cost. ``generic`` is None when no number is printed."""
+
+    generic: int | None
+    symbols: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, text: str | None) -> ManaCost:
+        """Read a printed cost such as '{2}{W}{U/B}'; '' or 'none' is no mana cost.
+
+        Judges may also type the brace-less shorthand '1RR' or '2WU'.
+        """
+        if text is None:
+            return NO_COST
+        if not isinstance(text, str):
+            raise ManaCostError(str(text), "expected text")
+        stripped = text.strip()
+        if stripped == "" or stripped.lower() == "none":
+            return NO_COST
+        if "{" not in stripped and "}" not in stripped:
+            m = _SHORTHAND.match(stripped)
+            if not m or not stripped:
+                raise ManaCostError(text, "write symbols in braces, e.g. {1}{W}")
+            raw = ([m.group(1)] if m.group(1) else []) + list(m.group(2))
+        else:
+            raw = _BRACES.findall(stripped)
+            if _BRACES.sub("", stripped).strip():
+                raise ManaCostError(text, "text outside braces")
+        if not raw:
+            raise ManaCostError(text, "no symbol")
+        if len(raw) > MAX_SYMBOLS:
+            raise ManaCostError(text, f"more than {MAX_SYMBOLS} symbols")
+        generic: int | None = None
+        symbols: list[str] = []
+        for r in raw:
+            try:
+                sym = _canonical_symbol(r)
+            except KeyError:
+                raise ManaCostError(text, f"unknown symbol {{{r}}}") from None
+            if sym.isdigit():
+                generic = (generic or 0) + int(sym)
+            else:
+                symbols.append(sym)
+        return cls.of(generic, symbols)
+
+    @classmethod
+    def of(cls, generic: int | None, symbols) -> ManaCost:
+        """Build a cost in canonical form ({0} only survives alone)."""
+        symbols = tuple(sorted(symbols, key=_sort_key))
+        if generic == 0 and symbols:
+            generic = None
+        return cls(generic, symbols)
+
+    def __str__(self) -> str:
+        head = f"{{{self.generic}}}" if self.generic is not None else ""
+        return head + "".join(f"{{{s}}}" for s in self.symbols)
+
+    def __repr__(self) -> str:
+        return f"ManaCost.parse({str(self)!r})"
+
+    @property
+    def is_none(self) -> bool:
+        """True for "no mana cost" (D2), which is not {0}."""
+        return self.generic is None and not self.symbols
+
+    @cached_property
+    def mana_value(self) -> float:
+        """The printed mana value (705.7): hybrid {2/W} counts 2, X counts 0, half mana 0.5."""
+        total = Fraction(self.generic or 0)
+        for s in self.symbols:
+            if s in ("X", "Y", "Z"):
+                continue
+            if s.startswith("2/"):
+                total += 2
+            elif s in _HALF or s == "½":
+                total += Fraction(1, 2)
+            elif s == "∞":
+                return float("inf")
+            else:
+                total += 1
+        return float(total)
+
+    @cached_property
+    def colours(self) -> tuple[str, ...]:
+        """The colours of the printed symbols (705.8), in WUBRG order."""
+        present = {c for s in self.symbols for c in s.replace("H", "") if c in COLOURS}
+        return tuple(c for c in COLOURS if c in present)
+
+    @property
+    def has_hybrid(self) -> bool:
+        return any(len(_halves(s, False)) > 1 for s in self.symbols)
+
+    def instantiations(self, phyrexian_as_hybrid: bool = False) -> frozenset[ManaCost]:
+        """Every concrete cost this one can be read as under D1/D3.
+
+        Each hybrid symbol becomes one of its halves and generic parts are summed,
+        so '{R/W}{R/W}' gives {R}{R}, {R}{W} and {W}{W}. Two costs match when their
+        instantiation sets meet.
+        """
+        key = (self, phyrexian_as_hybrid)
+        cached = _INST_CACHE.get(key)
+        if cached is not None:
+            return cached
+        # Order never matters (D1), so k copies of one symbol pick a multiset of
+        # halves: this keeps {W/U} x 20 at 21 readings instead of 2**20.
+        groups = [
+            combinations_with_replacement(_halves(sym, phyrexian_as_hybrid), n)
+            for sym, n in Counter(self.symbols).items()
+        ]
+        out = set()
+        for pick in product(*groups):
+            generic = self.generic
+            plain = []
+            for half in (h for group in pick for h in group):
+                if half.isdigit():
+                    generic = (generic or 0) + int(half)
+                else:
+                    plain.append(half)
+            out.add(ManaCost.of(generic, plain))
+        result = frozenset(out)
+        if len(_INST_CACHE) > 100_000:  # arbitrary user costs must not grow it forever
+            _INST_CACHE.clear()
+        _INST_CACHE[key] = result
+        return result
+
+    def matches(self, other: ManaCost, phyrexian_as_hybrid: bool = False) -> bool:
+        """D1: some instantiation of one equals some instantiation of the other."""
+        return not self.instantiations(phyrexian_as_hybrid).isdisjoint(
+            other.instantiations(phyrexian_as_hybrid)
+        )
+
+
+_INST_CACHE: dict = {}
+NO_COST = ManaCost(None, ())
+
+
+def _halves(sym: str, phyrexian_as_hybrid: bool) -> tuple[str, ...]:
+    """What one symbol may be instantiated to (a 1-tuple for a plain symbol)."""
+    if sym in _PAIR_ORDER:
+        return tuple(sym.split("/"))
+    if sym.startswith("2/") or (sym.startswith("C/") and sym != "C/P"):
+        return tuple(sym.split("/"))
+    if sym.endswith("/P") and len(sym) == 5:  # {W/U/P} -> {W/P} or {U/P}
+        a, b, _ = sym.split("/")
+        return tuple(h for p in (f"{a}/P", f"{b}/P") for h in _halves(p, phyrexian_as_hybrid))
+    if sym.endswith("/P") and phyrexian_as_hybrid:  # house option of D3
+        return (sym[0], "2")
+    return (sym,)

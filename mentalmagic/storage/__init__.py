@@ -1,0 +1,40 @@
+"""The storage edge: SQLite through sqlite-utils. No rule of Mental Magic lives here."""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schema.sql"
+
+
+def connect(path: str | Path, *, check_same_thread: bool = True) -> sqlite_utils.Database:
+    """Open the database, apply schema.sql, and set the pragmas every connection needs.
+
+    The connection is in autocommit mode; every multi-step write goes through
+    ``transaction()`` so that it lands whole or not at all.
+    """
+    conn = sqlite3.connect(str(path), timeout=30, check_same_thread=check_same_thread,
+                           isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA busy_timeout = 30000")
+    if str(path) != ":memory:":
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")  # durable commits: a game survives a crash
+    conn.executescript(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return sqlite_utils.Database(conn)
+
+
+@contextmanager
+def transaction(db: sqlite_utils.Database):
+    """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error: writers queue, nothing half-lands."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    db.conn.execute("COMMIT")

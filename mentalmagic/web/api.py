@@ -1,0 +1,121 @@
+"""The JSON API for cards and costs (API.md, "Cards and costs"): translate only."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+
+from .. import __version__
+from ..formats import FORMATS
+from . import schemas
+from .views import candidate_json, card_json, card_summary
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+_search = schemas.SearchQuery()
+_candidates = schemas.CandidatesQuery()
+_check = schemas.CheckQuery()
+
+
+def runtime():
+    return current_app.extensions["mentalmagic"]
+
+
+def game_context(args: dict) -> tuple[str, bool, set[str]]:
+    """The format, house option and taken names a query runs under (a game's, if given)."""
+    fmt = args["format"]
+    option = args.get("phyrexian_as_hybrid")
+    taken: set[str] = set()
+    if args.get("game"):
+        game = runtime().games.game_view(args["game"])
+        if "format" not in request.args:
+            fmt = game.format
+        if option is None:
+            option = bool(game.options.get("phyrexian_as_hybrid", False))
+        taken = game.taken_keys
+    return fmt, bool(option), taken
+
+
+@bp.get("/health")
+def health():
+    rt = runtime()
+    info = rt.pool.info
+    return jsonify(
+        {
+            "status": "ok",
+            "source": info.source,
+            "card_count": len(rt.pool),
+            "built_at": info.built_at,
+            "lacks": list(info.lacks),
+            "legalities_known": info.legalities_known,
+            "french_known": info.french_known,
+            "formats": list(FORMATS),
+            "unresolved_bans": [e.french_name for e in rt.pool.bans.unresolved],
+            "version": __version__,
+        }
+    )
+
+
+@bp.get("/cards/<path:name>")
+def card(name: str):
+    pool = runtime().pool
+    return jsonify(card_json(pool.lookup(name), pool))
+
+
+@bp.get("/cards")
+def search():
+    args = _search.load(request.args.to_dict())
+    cards = runtime().pool.search(args["q"], args["limit"])
+    return jsonify({"cards": [card_summary(c) for c in cards]})
+
+
+@bp.get("/candidates")
+def candidates():
+    args = _candidates.load(request.args.to_dict())
+    rt = runtime()
+    fmt, option, taken = game_context(args)
+    printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
+    result = rt.finder.candidates(
+        printed=printed,
+        cost=args.get("cost"),
+        fmt=fmt,
+        phyrexian_as_hybrid=option,
+        type_=args.get("type"),
+        keyword=args.get("keyword"),
+    )
+    start = args["offset"]
+    end = start + args["limit"] if "limit" in args else None
+    bans = rt.pool.bans
+    return jsonify(
+        {
+            "printed": card_json(printed, rt.pool) if printed else None,
+            "costs": [str(c) for c in result.costs],
+            "format": result.format,
+            "count": len(result.candidates),
+            "candidates": [
+                candidate_json(n, n.key in taken, bans.status(n.card) == "watched")
+                for n in result.candidates[start:end]
+            ],
+            "unknown_faces": list(result.unknown_faces),
+        }
+    )
+
+
+@bp.get("/check")
+def check():
+    args = _check.load(request.args.to_dict())
+    rt = runtime()
+    fmt, option, taken = game_context(args)
+    printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
+    verdict = rt.finder.check(
+        args["name"], printed=printed, cost=args.get("cost"), fmt=fmt,
+        phyrexian_as_hybrid=option, taken=taken,
+    )
+    return jsonify(
+        {
+            "legal": verdict.legal,
+            "reasons": [{"rule": r.rule, "message": r.message} for r in verdict.reasons],
+            "name": verdict.nameable.name if verdict.nameable else None,
+            "format": fmt,
+        }
+    )
+

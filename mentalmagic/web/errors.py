@@ -1,0 +1,70 @@
+"""One JSON error envelope for everything under /api/, and the one table of statuses.
+
+``{"error": {"code", "message", "rule"?, "fields"?}}`` — never HTML, never a
+bare 500 page under /api/.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, request
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from .. import errors
+from ..mana import ManaCostError
+
+# Domain error family -> HTTP status. The first match wins, so subclasses come first.
+STATUS = [
+    (errors.NotFound, 404),
+    (errors.InvalidInput, 422),
+    (errors.RuleRefusal, 409),
+    (errors.Unauthorized, 401),
+    (errors.Forbidden, 403),
+    (errors.ArbiterError, 400),
+]
+
+
+def envelope(status: int, code: str, message: str, *, rule=None, fields=None):
+    body = {"code": code, "message": message}
+    if rule:
+        body["rule"] = rule
+    if fields:
+        body["fields"] = fields
+    resp = jsonify({"error": body})
+    resp.status_code = status
+    return resp
+
+
+def _is_api() -> bool:
+    return request.path.startswith("/api/")
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(errors.ArbiterError)
+    def domain_error(e: errors.ArbiterError):
+        status = next(s for cls, s in STATUS if isinstance(e, cls))
+        return envelope(status, e.code, e.message, rule=e.rule, fields=e.fields)
+
+    @app.errorhandler(ManaCostError)
+    def bad_cost(e: ManaCostError):
+        return envelope(422, "bad_cost", str(e), fields={"cost": [str(e)]})
+
+    @app.errorhandler(ValidationError)
+    def invalid(e: ValidationError):
+        fields = e.messages if isinstance(e.messages, dict) else {"_schema": e.messages}
+        return envelope(422, "invalid", "some fields are invalid", fields=fields)
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):
+        if not _is_api():
+            return e
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
+                413: "too_large", 415: "unsupported_media_type"}.get(e.code, "http_error")
+        return envelope(e.code or 500, code, e.description or e.name)
+
+    @app.errorhandler(Exception)
+    def unexpected(e: Exception):  # a bug: still the envelope, and logged with its trace
+        app.logger.exception("unexpected error on %s", request.path)
+        if not _is_api():
+            raise e
+        return envelope(500, "internal", "the arbiter failed on this request; it has been logged")

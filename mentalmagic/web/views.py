@@ -1,0 +1,55 @@
+"""Domain objects as the JSON shapes API.md fixes (described in schemas.py)."""
+
+from __future__ import annotations
+
+from ..cards import Card, Nameable
+from ..pool import CardPool
+
+
+def _num(x):
+    return None if x is None else (int(x) if float(x).is_integer() else x)
+
+
+def card_json(card: Card, pool: CardPool) -> dict:
+    entry = pool.bans.entry_for(card)
+    return {
+        "name": card.name,
+        "french_name": card.french_name,
+        "layout": card.layout,
+        "mana_cost": card.mana_cost_text,
+        "faces": [
+            {
+                "name": f.name,
+                "french_name": f.french_name,
+                "mana_cost": None if f.cost is None else str(f.cost),
+                "cost_known": f.cost is not None,
+                "mana_value": _num(f.mana_value),
+                "type_line": f.type_line,
+                "keywords": list(f.keywords),
+                "text": f.text,
+            }
+            for f in card.faces
+        ],
+        "legalities": dict(card.legalities),
+        "mental_magic": entry.status if entry else None,
+        "mental_magic_rule": entry.rule if entry else None,
+        "nameable_as": [n.name for n in card.nameables()],
+        "printed_costs": [str(c) for c in card.printed_costs],
+    }
+
+
+def card_summary(card: Card) -> dict:
+    return {"name": card.name, "french_name": card.french_name, "mana_cost": card.mana_cost_text}
+
+
+def candidate_json(n: Nameable, taken: bool, watched: bool) -> dict:
+    return {
+        "name": n.name,
+        "french_name": n.french_name,
+        "mana_cost": str(n.cost),
+        "mana_value": _num(n.cost.mana_value),
+        "type_line": n.face.type_line,
+        "taken": taken,
+        "watched": watched,
+        "card": n.card.name,
+    }

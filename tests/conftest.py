@@ -1,0 +1,53 @@
+"""Shared fixtures: the full card snapshot is imported once per test session.
+
+Tests read the snapshot from ../shared/cards/ (or MENTALMAGIC_TEST_CARDS);
+it is never copied into the project.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from cards import source_from_env
+from mentalmagic.index import CandidateFinder
+from mentalmagic.storage import connect
+from mentalmagic.storage.carddb import build_cards, load_pool
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAPSHOT = Path(
+    os.environ.get("MENTALMAGIC_TEST_CARDS") or ROOT.parent / "shared" / "cards" / "AtomicCards.json.xz"
+)
+
+
+@pytest.fixture(scope="session")
+def snapshot_path() -> Path:
+    if not SNAPSHOT.is_file():
+        pytest.fail(f"the card snapshot is missing at {SNAPSHOT}; set MENTALMAGIC_TEST_CARDS")
+    return SNAPSHOT
+
+
+@pytest.fixture(scope="session")
+def card_db_path(tmp_path_factory, snapshot_path) -> Path:
+    """A real SQLite card database built from the full snapshot, once per session."""
+    path = tmp_path_factory.mktemp("cards") / "mentalmagic.sqlite"
+    db = connect(path)
+    build_cards(db, source_from_env(str(snapshot_path)))
+    db.conn.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def pool(card_db_path):
+    db = connect(card_db_path)
+    try:
+        return load_pool(db)
+    finally:
+        db.conn.close()
+
+
+@pytest.fixture(scope="session")
+def finder(pool) -> CandidateFinder:
+    return CandidateFinder(pool)
