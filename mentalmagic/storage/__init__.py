@@ -11,7 +11,7 @@ import sqlite_utils
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schema.sql"
 
 
-def connect(path: str | Path, *, check_same_thread: bool = True) -> sqlite_utils.Database:
+def connect(path: str | Path, *, check_same_thread: bool = True, apply_schema: bool = True) -> sqlite_utils.Database:
     """Open the database, apply schema.sql, and set the pragmas every connection needs.
 
     The connection is in autocommit mode; every multi-step write goes through
@@ -24,7 +24,8 @@ def connect(path: str | Path, *, check_same_thread: bool = True) -> sqlite_utils
     if str(path) != ":memory:":
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")  # durable commits: a game survives a crash
-    conn.executescript(SCHEMA_PATH.read_text(encoding="utf-8"))
+    if apply_schema:
+        conn.executescript(SCHEMA_PATH.read_text(encoding="utf-8"))
     return sqlite_utils.Database(conn)
 
 

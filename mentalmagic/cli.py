@@ -1,0 +1,191 @@
+"""The judge's command line: `mentalmagic candidates "Boros Guildmage"` and friends.
+
+Works offline against the same SQLite database as the web app.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from cards import source_from_env
+from cards.download import DEFAULT_URL, download, download_url
+
+from .errors import ArbiterError
+from .formats import DEFAULT_FORMAT, FORMATS
+from .mana import ManaCost, ManaCostError
+from .runtime import default_db_path, ensure_cards, open_runtime
+from .storage import connect
+
+
+def _runtime(ctx: click.Context):
+    if "runtime" not in ctx.obj:
+        ctx.obj["runtime"] = open_runtime(ctx.obj["db"])
+    return ctx.obj["runtime"]
+
+
+def _fail(e: Exception):
+    raise click.ClickException(str(e)) from e
+
+
+@click.group()
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="SQLite file (default: $MENTALMAGIC_DB or instance/mentalmagic.sqlite).")
+@click.pass_context
+def main(ctx, db):
+    """The Mental Magic arbiter."""
+    ctx.ensure_object(dict)
+    ctx.obj["db"] = db or default_db_path()
+
+
+@main.command("init-db")
+@click.pass_context
+def init_db(ctx):
+    """Create the database and apply schema.sql (idempotent)."""
+    path: Path = ctx.obj["db"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connect(path).conn.close()
+    click.echo(f"database ready: {path}")
+
+
+@main.command("build-cards")
+@click.option("--source", "source_path", default=None,
+              help="AtomicCards file (.json/.gz/.xz); default $MENTALMAGIC_CARDS, else the embedded corpus.")
+@click.option("--force", is_flag=True, help="Rebuild even if the source has not changed.")
+@click.pass_context
+def build(ctx, source_path, force):
+    """Import the card source into the card tables."""
+    try:
+        source = source_from_env(source_path)
+    except FileNotFoundError as e:
+        _fail(e)
+    path: Path = ctx.obj["db"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    built = ensure_cards(path, source, force=force)
+    click.echo(("built" if built else "already current") + f": {source.label}")
+
+
+@main.command("download-cards")
+@click.option("--url", default=None, help=f"Where from (default $MENTALMAGIC_CARDS_URL or {DEFAULT_URL}).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to (default instance/AtomicCards.json.xz).")
+@click.pass_context
+def download_cards(ctx, url, out):
+    """Download the current AtomicCards file; then set MENTALMAGIC_CARDS to it."""
+    url = url or download_url()
+    name = url.rsplit("/", 1)[-1] or "AtomicCards.json.xz"
+    out = out or ctx.obj["db"].parent / name
+    tty = sys.stderr.isatty()
+
+    def progress(done, total):
+        if tty:
+            pct = f" ({100 * done // total}%)" if total else ""
+            click.echo(f"\r{done // 1024} KiB{pct}", nl=False, err=True)
+
+    try:
+        download(url, out, progress)
+    except OSError as e:
+        _fail(OSError(f"download from {url} failed: {e}"))
+    if tty:
+        click.echo("", err=True)
+    click.echo(f"saved {out}\nuse it with: MENTALMAGIC_CARDS={out}")
+
+
+def _printed_or_cost(rt, printed: str):
+    """A card name, or a cost if it starts with '{' or --cost was given."""
+    try:
+        return rt.pool.lookup(printed), None
+    except ArbiterError:
+        try:
+            return None, ManaCost.parse(printed)
+        except ManaCostError:
+            raise click.ClickException(f"no card named {printed!r}, and it isn't a mana cost either") from None
+
+
+@main.command()
+@click.argument("printed")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=DEFAULT_FORMAT, show_default=True)
+@click.option("--type", "type_", default=None, help="Only candidates of this type (e.g. creature).")
+@click.option("--keyword", default=None, help="Only candidates with this keyword (e.g. morph).")
+@click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.pass_context
+def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, as_json):
+    """Names a printed card (or a cost like {R/W}{R/W}) may take (704.1)."""
+    rt = _runtime(ctx)
+    card, cost = _printed_or_cost(rt, printed)
+    res = rt.finder.candidates(printed=card, cost=cost, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid,
+                               type_=type_, keyword=keyword)
+    if as_json:
+        click.echo(json.dumps({"costs": [str(c) for c in res.costs],
+                               "candidates": [n.name for n in res.candidates]}, ensure_ascii=False))
+        return
+    label = card.name if card else str(cost) or "no mana cost"
+    click.echo(f"{label} may be named as {', '.join(str(c) or 'no mana cost' for c in res.costs)} "
+               f"in {fmt}: {len(res.candidates)} candidates (704.1)")
+    for n in res.candidates:
+        mark = "  [watched 706.4a]" if rt.pool.bans.status(n.card) == "watched" else ""
+        click.echo(f"  {str(n.cost) or '-':<16} {n.name}{mark}")
+    if res.unknown_faces:
+        click.echo(f"  (cost unknown to the card data: {', '.join(res.unknown_faces)})")
+
+
+@main.command()
+@click.argument("printed")
+@click.argument("name")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=DEFAULT_FORMAT, show_default=True)
+@click.option("--phyrexian-as-hybrid", is_flag=True)
+@click.pass_context
+def check(ctx, printed, name, fmt, phyrexian_as_hybrid):
+    """May PRINTED (a card or a cost) be named NAME? Exit status 1 when not."""
+    rt = _runtime(ctx)
+    card, cost = _printed_or_cost(rt, printed)
+    v = rt.finder.check(name, printed=card, cost=cost, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid)
+    click.echo("legal" if v.legal else "NOT legal")
+    for r in v.reasons:
+        click.echo(f"  {r.rule}: {r.message}")
+    ctx.exit(0 if v.legal else 1)
+
+
+@main.command()
+@click.argument("name")
+@click.pass_context
+def card(ctx, name):
+    """Show one card, found by any English or French name."""
+    rt = _runtime(ctx)
+    try:
+        c = rt.pool.lookup(name)
+    except ArbiterError as e:
+        _fail(e)
+    click.echo(f"{c.name}" + (f"  ({c.french_name})" if c.french_name else "") + f"  [{c.layout}]")
+    for f in c.faces:
+        cost = "unknown cost" if f.cost is None else (str(f.cost) or "no mana cost")
+        click.echo(f"  {f.name}: {cost} — {f.type_line}")
+    click.echo("  offers: " + (", ".join(str(x) or "no mana cost" for x in c.printed_costs) or "nothing known"))
+    status = rt.pool.bans.entry_for(c)
+    if status:
+        click.echo(f"  Mental Magic: {status.status} ({status.rule})")
+    click.echo("  legal in: " + (", ".join(f for f, s in sorted(c.legalities.items()) if s == "legal") or "-"))
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")), show_default="$PORT or 5000")
+@click.option("--threads", type=int, default=8, show_default=True)
+def serve(host, port, threads):
+    """Serve the API and the lookup page with waitress (a production WSGI server)."""
+    import waitress
+
+    from .web import create_app
+
+    app = create_app()
+    click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards)")
+    waitress.serve(app, host=host, port=port, threads=threads, ident="mentalmagic")
+
+
+if __name__ == "__main__":
+    main()
