@@ -8,10 +8,10 @@ Vision) is the cost with no symbol at all and is distinct from ``{0}`` (D2).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from collections import Counter
 from itertools import combinations_with_replacement, product
 
 COLOURS = "WUBRG"

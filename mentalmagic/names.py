@@ -2,7 +2,9 @@
 
 import unicodedata
 
-_TRANSLATE = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "–": "-", "—": "-", "Æ": "Ae", "æ": "ae", "œ": "oe", "Œ": "Oe"})
+_TRANSLATE = str.maketrans(
+    {"’": "'", "‘": "'", "`": "'", "´": "'", "–": "-", "—": "-", "Æ": "Ae", "æ": "ae", "œ": "oe", "Œ": "Oe"}
+)
 
 
 def fold(name: str) -> str:

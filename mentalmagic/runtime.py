@@ -19,7 +19,6 @@ from .pool import CardPool
 from .storage import connect
 from .storage.carddb import build_cards, is_current, load_pool
 
-
 ROOT = Path(__file__).resolve().parents[1]
 
 

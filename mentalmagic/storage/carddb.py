@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlite_utils
 
@@ -61,7 +61,7 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int
                 "id": 1,
                 "label": source.label,
                 "signature": source.signature,
-                "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
                 "card_count": len(cards),
                 "lacks": json.dumps(source.lacks),
                 "legalities_known": int(source.legalities_known),
