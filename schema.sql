@@ -34,3 +34,77 @@ CREATE TABLE IF NOT EXISTS faces (
     PRIMARY KEY (card_name, position)
 );
 CREATE INDEX IF NOT EXISTS faces_name ON faces(name);
+
+-- Games. The events are the truth; game_cards and names are their projection,
+-- rewritten in the same transaction as the event that changes them.
+CREATE TABLE IF NOT EXISTS games (
+    id               TEXT PRIMARY KEY,
+    created_at       TEXT NOT NULL,
+    format           TEXT NOT NULL,
+    options          TEXT NOT NULL DEFAULT '{}',
+    setup            TEXT NOT NULL,          -- JSON GameSetup: players and the library order (secret)
+    judge_token_hash TEXT NOT NULL,          -- sha256 of the token; the token itself is never stored
+    seq              INTEGER NOT NULL DEFAULT 0   -- seq of the last event
+);
+
+CREATE TABLE IF NOT EXISTS players (
+    game_id    TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    id         TEXT NOT NULL,
+    position   INTEGER NOT NULL,
+    name       TEXT NOT NULL,
+    team       TEXT,
+    token_hash TEXT NOT NULL UNIQUE,
+    PRIMARY KEY (game_id, id)
+);
+
+CREATE TABLE IF NOT EXISTS game_cards (
+    game_id    TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    id         TEXT NOT NULL,                -- opaque: says nothing of the printed card
+    printed    TEXT NOT NULL,
+    zone       TEXT NOT NULL,
+    owner      TEXT,
+    controller TEXT,
+    face_down  INTEGER NOT NULL DEFAULT 0,
+    pentaland  INTEGER NOT NULL DEFAULT 0,
+    named_as   TEXT,
+    state      TEXT NOT NULL,                -- the whole CardState as JSON
+    PRIMARY KEY (game_id, id)
+);
+
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq     INTEGER NOT NULL,
+    at      TEXT NOT NULL,
+    type    TEXT NOT NULL,
+    player  TEXT,
+    data    TEXT NOT NULL,
+    rule    TEXT,
+    PRIMARY KEY (game_id, seq)
+);
+
+-- Append-only: an event is never changed, and only the last one may go (undo).
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_only_undo_last BEFORE DELETE ON events
+WHEN old.seq < (SELECT max(seq) FROM events WHERE game_id = old.game_id)
+BEGIN SELECT RAISE(ABORT, 'only the last event can be undone'); END;
+
+-- What undo took back, kept for the judge's record.
+CREATE TABLE IF NOT EXISTS undone_events (
+    game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    undone_at TEXT NOT NULL,
+    event     TEXT NOT NULL                  -- the event as it was, JSON
+);
+
+-- One card per name (704.2); only a recorded 705.4a exception may share one.
+CREATE TABLE IF NOT EXISTS names (
+    game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    name_key  TEXT NOT NULL,                 -- folded name
+    name      TEXT NOT NULL,
+    card      TEXT NOT NULL,
+    player    TEXT,
+    seq       INTEGER NOT NULL,
+    exception TEXT CHECK (exception IS NULL OR exception = '705.4a'),
+    PRIMARY KEY (game_id, card)              -- a card is named once (704.4)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS names_one_card_per_name ON names(game_id, name_key) WHERE exception IS NULL;

@@ -78,6 +78,8 @@ def read_embedded(progress=None):
         layout = e.get("layout") or "normal"
         if e.get("face") == "back" or layout == "reversible_card":
             continue  # transform backs join their front below; reversible entries duplicate cards
+        if e["name"].startswith("A-"):
+            continue  # Alchemy's digital rebalances: never printed, dropped as the snapshot drops them
         name = e["name"]
         if layout == "meld" and " // " not in name:
             layout = MELD_RESULT

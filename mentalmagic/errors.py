@@ -96,3 +96,56 @@ class Unauthorized(ArbiterError):
 
 class Forbidden(ArbiterError):
     code = "forbidden"
+
+
+# -- the game ledger (ledger.py) --------------------------------------------------
+class UnknownGameCard(NotFound):
+    code = "unknown_game_card"
+
+    def __init__(self, card_id):
+        super().__init__(f"no card {card_id!r} in this game", fields={"card": [f"unknown card {card_id!r}"]})
+
+
+class NotInLibrary(NotFound):
+    code = "not_in_library"
+
+
+class NothingToUndo(InvalidInput):
+    code = "nothing_to_undo"
+
+
+class LibraryEmpty(RuleRefusal):
+    code = "library_empty"
+    rule = "702.1"
+
+
+class PentalandRefused(RuleRefusal):
+    code = "pentaland_refused"
+    rule = "703.3"
+
+
+class FaceDownRefused(RuleRefusal):
+    code = "face_down_refused"
+    rule = "705.4"
+
+
+class OwnershipRefused(RuleRefusal):
+    code = "ownership_refused"
+    rule = "702.2"
+
+
+class WrongNamer(RuleRefusal):
+    """The rule gives the naming to another player (705.2 hand, 705.3 graveyard, 705.4 controller)."""
+
+    code = "wrong_namer"
+    rule = "705.4"
+
+
+class PlayerOutOfGame(RuleRefusal):
+    code = "player_out_of_game"
+    rule = "800.4a"
+
+
+class CardLeftGame(RuleRefusal):
+    code = "card_left_game"
+    rule = "800.4a"

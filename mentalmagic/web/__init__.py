@@ -7,6 +7,7 @@ from pathlib import Path
 from flask import Flask
 
 from ..runtime import default_db_path, open_runtime
+from ..storage.gamedb import GameStore
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -25,10 +26,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     rt = app.config.get("RUNTIME") or open_runtime(Path(app.config["DATABASE"]))
     app.extensions["mentalmagic"] = rt
 
-    from . import api, errors, openapi, pages
+    if rt.games is None:
+        rt.games = GameStore(rt.db_path, rt.finder)
+
+    from . import api, errors, games, openapi, pages
 
     errors.register(app)
     app.register_blueprint(api.bp)
+    app.register_blueprint(games.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(pages.bp)
     return app

@@ -140,3 +140,218 @@ class ErrorBody(Schema):
 
 class ErrorOut(Schema):
     error = fields.Nested(ErrorBody, required=True)
+
+
+# -- games (API.md, "Games") -------------------------------------------------------
+ZONES = ["library", "hand", "battlefield", "graveyard", "exile", "stack", "command"]
+VIAS = ["morph", "megamorph", "disguise", "manifest", "cloak", "effect"]
+_id = fields.String(validate=validate.Length(min=1, max=64))
+
+
+class PlayerIn(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    team = fields.String(allow_none=True, load_default=None, validate=validate.Length(min=1, max=60))
+
+
+class OptionsIn(Strict):
+    phyrexian_as_hybrid = fields.Boolean(load_default=False, metadata={"description": "house option of D3"})
+
+
+class CreateGameIn(Strict):
+    format = fields.String(load_default="vintage", validate=validate.OneOf(FORMATS))
+    players = fields.List(fields.Nested(PlayerIn), required=True, validate=validate.Length(min=2, max=16))
+    library = fields.List(fields.String(validate=validate.Length(min=1, max=300)), required=True,
+                          validate=validate.Length(min=1, max=2000),
+                          metadata={"description": "printed identity of every physical card, duplicates allowed"})
+    options = fields.Nested(OptionsIn, load_default=lambda: {"phyrexian_as_hybrid": False})
+    shuffle = fields.Boolean(load_default=True, metadata={
+        "description": "false keeps the given order as the library, top first (a judge recording a real table)"})
+
+
+class PlayerOut(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    team = fields.String(allow_none=True)
+    token = fields.String(metadata={"description": "shown once, at creation"})
+    status = fields.String()
+
+
+class CreateGameOut(Schema):
+    id = fields.String(required=True)
+    judge_token = fields.String(required=True)
+    players = fields.List(fields.Nested(PlayerOut), required=True)
+    library_size = fields.Integer(required=True)
+    format = fields.String()
+    options = fields.Dict()
+
+
+class _Action(Strict):
+    type = fields.String(required=True)
+
+
+class DrawIn(_Action):
+    player = _id
+    count = fields.Integer(validate=validate.Range(min=1, max=500))
+    printed = fields.String(validate=validate.Length(min=1, max=300),
+                            metadata={"description": "judge only: which physical card was drawn at the table"})
+
+    @validates_schema
+    def count_or_printed(self, data, **kwargs):
+        if "count" in data and "printed" in data:
+            raise ValidationError("give count or printed, not both", field_name="count")
+
+
+class MoveIn(_Action):
+    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    to = fields.String(required=True, validate=validate.OneOf(ZONES))
+    player = _id
+    face_down = fields.Boolean()
+    pentaland = fields.Boolean()
+    name = fields.String(validate=validate.Length(min=1, max=300))
+    position = fields.String(validate=validate.OneOf(["top", "bottom"]))
+    via = fields.String(validate=validate.OneOf(VIAS), metadata={
+        "description": "how a card goes face down (morph, manifest...): the name it takes face up must fit (705.4)"})
+
+
+class NameIn(_Action):
+    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = fields.String(required=True, validate=validate.Length(min=1, max=300))
+    player = _id
+
+
+class TurnFaceUpIn(_Action):
+    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = fields.String(validate=validate.Length(min=1, max=300))
+    via = fields.String(load_default="effect", validate=validate.OneOf(VIAS))
+    player = _id
+
+
+class RevealIn(_Action):
+    cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=validate.Length(min=1))
+    count = fields.Integer(validate=validate.Range(min=1, max=500))
+    player = _id
+    continuous = fields.Boolean(load_default=False)
+
+    @validates_schema
+    def cards_or_count(self, data, **kwargs):
+        if ("cards" in data) == ("count" in data):
+            raise ValidationError("give exactly one of cards or count", field_name="cards")
+
+
+class EndRevealIn(_Action):
+    cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
+                        validate=validate.Length(min=1))
+    player = _id
+
+
+class LeaveGameIn(_Action):
+    player = _id
+
+
+ACTIONS = {
+    "draw": DrawIn, "move": MoveIn, "name": NameIn, "turn_face_up": TurnFaceUpIn,
+    "reveal": RevealIn, "look": RevealIn, "end_reveal": EndRevealIn, "end_look": EndRevealIn,
+    "leave_game": LeaveGameIn,
+}
+
+
+def load_action(data) -> dict:
+    """Validate one action body with the schema its ``type`` selects."""
+    if not isinstance(data, dict):
+        raise ValidationError({"_schema": ["an action is a JSON object"]})
+    kind = data.get("type")
+    if kind not in ACTIONS:
+        raise ValidationError({"type": [f"must be one of: {', '.join(ACTIONS)}"]})
+    return ACTIONS[kind]().load(data)
+
+
+class ActionIn(Schema):
+    """Any one action (documentation: the real check picks the schema by ``type``)."""
+
+    type = fields.String(required=True, validate=validate.OneOf(list(ACTIONS)))
+    player = fields.String()
+    card = fields.String()
+    cards = fields.List(fields.String())
+    count = fields.Integer()
+    printed = fields.String()
+    to = fields.String(validate=validate.OneOf(ZONES))
+    face_down = fields.Boolean()
+    pentaland = fields.Boolean()
+    name = fields.String()
+    position = fields.String(validate=validate.OneOf(["top", "bottom"]))
+    via = fields.String(validate=validate.OneOf(VIAS))
+    continuous = fields.Boolean()
+
+
+class GameCardOut(Schema):
+    id = fields.String(required=True)
+    zone = fields.String(required=True)
+    owner = fields.String(allow_none=True, required=True)
+    controller = fields.String(allow_none=True, required=True)
+    face_down = fields.Boolean(required=True)
+    pentaland = fields.Boolean(required=True)
+    named_as = fields.String(allow_none=True, required=True)
+    printed = fields.String(allow_none=True, metadata={"description": "only where the caller may see it"})
+    revealed = fields.Boolean()
+    mana_value = fields.Float(allow_none=True, metadata={"description": "printed mana value (705.7), if visible"})
+    colors = fields.List(fields.String(), metadata={"description": "printed colours (705.8), if visible"})
+
+
+class GameOut(Schema):
+    id = fields.String(required=True)
+    format = fields.String(required=True)
+    options = fields.Dict(required=True)
+    players = fields.List(fields.Nested(PlayerOut), required=True)
+    library_size = fields.Integer(required=True)
+    seq = fields.Integer(required=True)
+    cards = fields.List(fields.Nested(GameCardOut), required=True)
+    you = fields.String(allow_none=True)
+
+
+class EventOut(Schema):
+    seq = fields.Integer(required=True)
+    at = fields.String(required=True)
+    type = fields.String(required=True)
+    player = fields.String(allow_none=True, required=True)
+    data = fields.Dict(required=True)
+    rule = fields.String(allow_none=True)
+    undone = fields.Boolean()
+
+
+class ActionOut(Schema):
+    event = fields.Nested(EventOut, required=True)
+    cards = fields.List(fields.Nested(GameCardOut), required=True)
+
+
+class EventsOut(Schema):
+    events = fields.List(fields.Nested(EventOut), required=True)
+
+
+class NameOut(Schema):
+    name = fields.String(required=True)
+    card = fields.String(required=True)
+    player = fields.String(allow_none=True, required=True)
+    seq = fields.Integer(required=True)
+    exception = fields.String(allow_none=True, required=True)
+
+
+class NamesOut(Schema):
+    names = fields.List(fields.Nested(NameOut), required=True)
+
+
+class CouldBeQuery(Strict):
+    player = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = fields.String(required=True, validate=validate.Length(min=1, max=300))
+
+
+class CouldBeOut(Schema):
+    player = fields.String(required=True)
+    name = fields.String(required=True)
+    taken = fields.Boolean(required=True)
+    cards = fields.List(fields.String(), required=True)
+    rule = fields.String(required=True)
+
+
+class UndoOut(Schema):
+    undone = fields.Nested(EventOut, required=True)
+    seq = fields.Integer(required=True)

@@ -1,0 +1,82 @@
+"""Zones, and the state of one physical card of the common library during a game (702, 703)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+LIBRARY = "library"
+HAND = "hand"
+GRAVEYARD = "graveyard"
+BATTLEFIELD = "battlefield"
+EXILE = "exile"
+STACK = "stack"
+COMMAND = "command"
+REMOVED = "removed"  # left the game with its owner (multiplayer rule)
+
+MOVE_ZONES = (LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, EXILE, STACK, COMMAND)
+ZONES = (*MOVE_ZONES, REMOVED)
+HIDDEN_ZONES = frozenset({LIBRARY, HAND})  # a card there is neither face up nor face down
+CONTROLLED_ZONES = frozenset({BATTLEFIELD, STACK})  # where a controller differs from the owner
+
+# How a face-down card was played or is turned face up, and what a legal name must then be (705.4).
+VIAS = ("morph", "megamorph", "disguise", "manifest", "cloak", "effect")
+
+
+@dataclass
+class CardState:
+    """Where one physical card is and what the game knows of it; ``printed`` is its printed card."""
+
+    id: str
+    printed: str
+    zone: str = LIBRARY
+    owner: str | None = None
+    controller: str | None = None
+    face_down: bool = False
+    pentaland: bool = False
+    named_as: str | None = None
+    revealed: bool = False
+    revealed_by: str | None = None
+    reveal_continuous: bool = False
+    look_owner: str | None = None  # 702.2c: the player whose library is looked at
+    looked_by: tuple[str, ...] = ()
+    face_down_seq: int | None = None  # 705.4a: when it went face down...
+    face_down_by: str | None = None  # ...who played it so (D8 loser)...
+    face_down_via: str | None = None  # ...and how (a morph must be named as a morph card)
+    left_from: str | None = None  # the zone it left the game from
+
+    def copy(self) -> CardState:
+        return replace(self)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["looked_by"] = list(self.looked_by)
+        return d
+
+    @property
+    def library_owner(self) -> str | None:
+        """Who owns it while it sits in the library: its revealer (702.2b) or the looked-at player (702.2c)."""
+        if self.revealed and not self.reveal_continuous and self.revealed_by:
+            return self.revealed_by
+        if self.looked_by and self.look_owner:
+            return self.look_owner
+        return None
+
+    @property
+    def holder(self) -> str | None:
+        """The player who acts for it: its controller where control exists, else its owner."""
+        return self.controller if self.zone in CONTROLLED_ZONES and self.controller else self.owner
+
+    def visible_to(self, viewer: str | None, is_judge: bool = False) -> bool:
+        """May ``viewer`` see the printed card? (API.md: holder of a hand, controller of a face-down card.)"""
+        if is_judge:
+            return True
+        if viewer is not None and viewer in self.looked_by:
+            return True
+        zone = self.left_from if self.zone == REMOVED else self.zone
+        if zone == LIBRARY:
+            return self.revealed
+        if zone == HAND:
+            return self.revealed or (viewer is not None and viewer == self.owner)
+        if self.face_down:
+            return viewer is not None and viewer == (self.controller or self.owner)
+        return True
