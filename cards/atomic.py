@@ -44,7 +44,7 @@ def card_record(name: str, faces: list[dict]) -> dict:
             {
                 "position": pos,
                 "name": f.get("faceName") or f.get("name") or name,
-                "french_name": french_face if len(faces) > 1 else french_full,
+                "french_name": french_face,  # the face's own French name (the whole name for one face)
                 # absent manaCost = no mana cost, unless the face itself is unknown
                 "mana_cost": None if missing else f.get("manaCost", ""),
                 "mana_value": None if missing else f.get("faceManaValue", f.get("manaValue")),

@@ -99,9 +99,8 @@ class Card:
         for f in faces:
             if f.cost is None:  # unknown cost: it can't match anything honestly
                 continue
-            name = f.name if self.layout in SPLIT_LAYOUTS or len(self.faces) > 1 else self.name
-            french = f.french_name if len(self.faces) > 1 else self.french_name
-            out.append(Nameable(name=name, french_name=french, card=self, face=f))
+            # a face's own name: a split half, a front face, or the whole card when it has one face
+            out.append(Nameable(name=f.name, french_name=f.french_name, card=self, face=f))
         return tuple(out)
 
 

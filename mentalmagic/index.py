@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from threading import Lock
 
-from .cards import Card, Nameable
+from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .formats import check_format
 from .mana import ManaCost
 from .names import fold
@@ -147,7 +147,10 @@ class CandidateFinder:
         entries = self.pool.nameables_called(name)
         if not entries:
             card = self.pool.find(name)
-            if card is not None and not card.nameables():
+            if card is not None and card.nameables() and card.layout in SPLIT_LAYOUTS:
+                halves = " or ".join(n.name for n in card.nameables())
+                why = f"{card.name} is a split card: each half is its own name ({halves}), 704.3"
+            elif card is not None and not card.nameables():
                 why = f"{card.name} offers no name with a known mana cost"
             else:
                 why = f"{name!r} is not the name of a card (or split half) in the pool"

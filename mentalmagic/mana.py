@@ -11,14 +11,20 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 from functools import cached_property
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 
 COLOURS = "WUBRG"
+_COLOUR_SET = frozenset(COLOURS)  # membership by symbol, never by substring ("WU" in "WUBRG")
+_DIGITS = re.compile(r"[0-9]+")
 # Two-colour hybrids in the order Magic prints them (allied pairs, then enemy).
 _PAIR_ORDER = ["W/U", "U/B", "B/R", "R/G", "G/W", "W/B", "U/R", "B/G", "R/W", "G/U"]
 _PLAIN_OTHERS = ["X", "Y", "Z", "C", "S", "D", "L", "½", "∞"]
-MAX_SYMBOLS = 40  # no printed card comes near; bounds the work a query can ask for
+MAX_SYMBOLS = 40  # no printed card comes near (Progenitus has 10)
+# The readings of a cost grow fast with its hybrid symbols (40 hybrids: over a million).
+# Printed cards stay far below (Reaper King, Ulalek: 32); this bounds the work a query can ask for.
+MAX_READINGS = 4096
 _HALF = {f"H{c}" for c in COLOURS} | {"HC"}
 
 
@@ -33,28 +39,28 @@ class ManaCostError(ValueError):
 def _canonical_symbol(raw: str) -> str:
     """Normalise the inside of one brace pair, e.g. 'u/w' -> 'W/U'; raise KeyError if unknown."""
     s = raw.strip().upper()
-    if s.isdigit():
+    if _DIGITS.fullmatch(s):
         return str(int(s))
-    if s in COLOURS or s in _PLAIN_OTHERS or s in _HALF:
+    if s in _COLOUR_SET or s in _PLAIN_OTHERS or s in _HALF:
         return s
     parts = s.split("/")
     if len(parts) == 2:
         a, b = parts
-        if b == "P" and (a in COLOURS or a == "C"):
+        if b == "P" and (a in _COLOUR_SET or a == "C"):
             return f"{a}/P"
-        if a == "P" and (b in COLOURS or b == "C"):
+        if a == "P" and (b in _COLOUR_SET or b == "C"):
             return f"{b}/P"
-        if a == "2" and b in COLOURS:
+        if a == "2" and b in _COLOUR_SET:
             return f"2/{b}"
-        if b == "2" and a in COLOURS:
+        if b == "2" and a in _COLOUR_SET:
             return f"2/{a}"
-        if a == "C" and b in COLOURS:
+        if a == "C" and b in _COLOUR_SET:
             return f"C/{b}"
-        if b == "C" and a in COLOURS:
+        if b == "C" and a in _COLOUR_SET:
             return f"C/{a}"
-        if a in COLOURS and b in COLOURS and a != b:
+        if a in _COLOUR_SET and b in _COLOUR_SET and a != b:
             return f"{a}/{b}" if f"{a}/{b}" in _PAIR_ORDER else f"{b}/{a}"
-    if len(parts) == 3 and parts[2] == "P" and all(p in COLOURS for p in parts[:2]):
+    if len(parts) == 3 and parts[2] == "P" and all(p in _COLOUR_SET for p in parts[:2]):
         pair = f"{parts[0]}/{parts[1]}"
         if parts[0] != parts[1]:
             pair = pair if pair in _PAIR_ORDER else f"{parts[1]}/{parts[0]}"
@@ -63,7 +69,7 @@ def _canonical_symbol(raw: str) -> str:
 
 
 def _sort_key(sym: str) -> tuple:
-    if sym in COLOURS:
+    if sym in _COLOUR_SET:
         return (1, COLOURS.index(sym), sym)
     if sym in _PAIR_ORDER:
         return (2, _PAIR_ORDER.index(sym), sym)
@@ -81,7 +87,7 @@ def _sort_key(sym: str) -> tuple:
 
 
 _BRACES = re.compile(r"\{([^{}]*)\}")
-_SHORTHAND = re.compile(r"^(\d*)([WUBRGCXYZS]*)$", re.IGNORECASE)
+_SHORTHAND = re.compile(r"^([0-9]*)([WUBRGCXYZS]*)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -124,10 +130,12 @@ class ManaCost:
                 sym = _canonical_symbol(r)
             except KeyError:
                 raise ManaCostError(text, f"unknown symbol {{{r}}}") from None
-            if sym.isdigit():
+            if _DIGITS.fullmatch(sym):
                 generic = (generic or 0) + int(sym)
             else:
                 symbols.append(sym)
+        if _reading_bound(symbols) > MAX_READINGS:
+            raise ManaCostError(text, f"too many hybrid symbols: over {MAX_READINGS} readings")
         return cls.of(generic, symbols)
 
     @classmethod
@@ -189,22 +197,32 @@ class ManaCost:
         if cached is not None:
             return cached
         # Order never matters (D1), so k copies of one symbol pick a multiset of
-        # halves: this keeps {W/U} x 20 at 21 readings instead of 2**20.
-        groups = [
-            combinations_with_replacement(_halves(sym, phyrexian_as_hybrid), n)
-            for sym, n in Counter(self.symbols).items()
-        ]
-        out = set()
-        for pick in product(*groups):
-            generic = self.generic
-            plain = []
-            for half in (h for group in pick for h in group):
-                if half.isdigit():
-                    generic = (generic or 0) + int(half)
-                else:
-                    plain.append(half)
-            out.add(ManaCost.of(generic, plain))
-        result = frozenset(out)
+        # halves, and partial readings that agree are merged as we go: forty
+        # hybrid symbols give a few thousand readings, not 3**40 picks.
+        alphabet: list[str] = []
+        groups = []
+        for sym, n in Counter(self.symbols).items():
+            halves = _halves(sym, phyrexian_as_hybrid)
+            alphabet += [h for h in halves if not h.isdigit() and h not in alphabet]
+            groups.append(list(combinations_with_replacement(halves, n)))
+        slot = {h: i for i, h in enumerate(alphabet)}
+        states = {(self.generic, (0,) * len(alphabet))}
+        for options in groups:
+            nxt = set()
+            for generic, counts in states:
+                for pick in options:
+                    g, c = generic, list(counts)
+                    for half in pick:
+                        if half.isdigit():
+                            g = (g or 0) + int(half)
+                        else:
+                            c[slot[half]] += 1
+                    nxt.add((g, tuple(c)))
+            states = nxt
+        result = frozenset(
+            ManaCost.of(g, [h for h, n in zip(alphabet, counts, strict=True) for _ in range(n)])
+            for g, counts in states
+        )
         if len(_INST_CACHE) > 100_000:  # arbitrary user costs must not grow it forever
             _INST_CACHE.clear()
         _INST_CACHE[key] = result
@@ -219,6 +237,14 @@ class ManaCost:
 
 _INST_CACHE: dict = {}
 NO_COST = ManaCost(None, ())
+
+
+def _reading_bound(symbols) -> int:
+    """An upper bound on len(instantiations()), under either house option, without enumerating."""
+    bound = 1
+    for sym, n in Counter(symbols).items():
+        bound *= comb(n + len(_halves(sym, True)) - 1, n)
+    return bound
 
 
 def _halves(sym: str, phyrexian_as_hybrid: bool) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .cards import Card, Nameable
+from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .errors import UnknownCard
 from .formats import BanList, Refusal, format_refusal
 from .names import fold
@@ -35,6 +35,7 @@ class CardPool:
         self._face: dict[str, Card] = {}
         self.nameables: list[Nameable] = []
         self._by_name: dict[str, list[Nameable]] = defaultdict(list)
+        self._by_french: dict[str, list[Nameable]] = defaultdict(list)
         for card in self.cards:
             self._exact.setdefault(fold(card.name), card)
             for f in card.faces:
@@ -46,6 +47,8 @@ class CardPool:
         self.nameables.sort(key=lambda n: (n.name.casefold(), n.name))
         for n in self.nameables:
             self._by_name[n.key].append(n)
+            if n.french_name:
+                self._by_french[fold(n.french_name)].append(n)
         for card in self.cards:  # French full names rank after every English name
             if card.french_name:
                 self._exact.setdefault(fold(card.french_name), card)
@@ -68,15 +71,16 @@ class CardPool:
         return self._exact.get(key) or self._face.get(key)
 
     def nameables_called(self, name: str) -> list[Nameable]:
-        """Entries that answer to ``name``: an English or French nameable name."""
+        """Entries that answer to ``name``: English first, else French (one French name may
+        translate two cards), else a one-name card's full name ("Delver of Secrets // ...")."""
         key = fold(name or "")
-        found = self._by_name.get(key)
+        found = self._by_name.get(key) or self._by_french.get(key)
         if found:
             return list(found)
-        card = self.find(name)
-        if card is None:
-            return []
-        return [n for n in card.nameables() if fold(n.french_name or "") == key or n.key == key] or []
+        card = self._exact.get(key)
+        if card is not None and card.layout not in SPLIT_LAYOUTS:  # a split card's full name is two names
+            return list(card.nameables())
+        return []
 
     # -- formats -------------------------------------------------------------
     def refusal(self, card: Card, fmt: str) -> Refusal | None:

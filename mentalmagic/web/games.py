@@ -144,12 +144,12 @@ def could_be_view(game_id: str):
 
 register_operations("/games", {"post": ("Create a game (201): tokens are shown only in this answer", None,
                                         "CreateGameIn", "CreateGameOut", "201")})
-register_operations("/games/{id}", {"get": ("The game as the caller may see it", None, None, "GameOut", "200")})
-register_operations("/games/{id}/actions", {"post": ("One action; 409 with the rule when refused", None,
+register_operations("/games/{game_id}", {"get": ("The game as the caller may see it", None, None, "GameOut", "200")})
+register_operations("/games/{game_id}/actions", {"post": ("One action; 409 with the rule when refused", None,
                                                      "ActionIn", "ActionOut", "200")})
-register_operations("/games/{id}/undo", {"post": ("Judge only: take back the last event", None, None,
+register_operations("/games/{game_id}/undo", {"post": ("Judge only: take back the last event", None, None,
                                                   "UndoOut", "200")})
-register_operations("/games/{id}/names", {"get": ("Every name taken", None, None, "NamesOut", "200")})
-register_operations("/games/{id}/events", {"get": ("The append-only log", None, None, "EventsOut", "200")})
-register_operations("/games/{id}/could-be", {"get": ("705.11: unnamed cards of a hand that could be named X",
+register_operations("/games/{game_id}/names", {"get": ("Every name taken", None, None, "NamesOut", "200")})
+register_operations("/games/{game_id}/events", {"get": ("The append-only log", None, None, "EventsOut", "200")})
+register_operations("/games/{game_id}/could-be", {"get": ("705.11: unnamed cards of a hand that could be named X",
                                                      "CouldBeQuery", None, "CouldBeOut", "200")})
