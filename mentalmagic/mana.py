@@ -11,9 +11,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
 from functools import cached_property
 from itertools import combinations_with_replacement
+from math import comb
 
 COLOURS = "WUBRG"
 _COLOUR_SET = frozenset(COLOURS)  # membership by symbol, never by substring ("WU" in "WUBRG")
