@@ -52,7 +52,13 @@ def register(app: Flask) -> None:
     @app.errorhandler(ValidationError)
     def invalid(e: ValidationError):
         fields = e.messages if isinstance(e.messages, dict) else {"_schema": e.messages}
-        return envelope(422, "invalid", "some fields are invalid", fields=fields)
+        message = "some fields are invalid"
+        if len(fields) == 1:  # one bad field: say what is wrong with it at the top level too
+            (name, msgs), = fields.items()
+            first = msgs[0] if isinstance(msgs, list) and msgs and isinstance(msgs[0], str) else None
+            if first:
+                message = first if name == "_schema" else f"{name}: {first}"
+        return envelope(422, "invalid", message, fields=fields)
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
