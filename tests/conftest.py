@@ -51,3 +51,25 @@ def pool(card_db_path):
 @pytest.fixture(scope="session")
 def finder(pool) -> CandidateFinder:
     return CandidateFinder(pool)
+
+
+# -- the cards API (issue 2): one app over the session's card pool ---------------------
+# Named cards_app / cards_client so that fixtures other engineers append can't shadow them.
+@pytest.fixture(scope="session")
+def cards_app(card_db_path, pool, finder):
+    """The Flask app over the full snapshot; the runtime is preloaded, nothing is rebuilt."""
+    from mentalmagic.runtime import Runtime
+    from mentalmagic.web import create_app
+
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(card_db_path),
+            "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
+        }
+    )
+
+
+@pytest.fixture
+def cards_client(cards_app):
+    return cards_app.test_client()

@@ -4,7 +4,7 @@ and the tests validate real responses against them)."""
 
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate, validates_schema
 
 from ..formats import FORMATS
 from .fields import ManaCostField
@@ -15,6 +15,13 @@ STATUS_VALUES = ["legal", "banned", "restricted"]
 class Strict(Schema):
     class Meta:
         unknown = RAISE
+
+    @pre_load
+    def format_any_case(self, data, **kwargs):
+        """'VINTAGE' means vintage, as it does to the domain."""
+        if isinstance(data, dict) and isinstance(data.get("format"), str):
+            data = {**data, "format": data["format"].strip().lower()}
+        return data
 
 
 # -- inputs -------------------------------------------------------------------

