@@ -1,0 +1,327 @@
+"""A game as data: its setup, its events, and the state they fold into (702–705).
+
+``GameState.apply_event`` folds an event without checking anything, so a game is
+always ``replay(setup, events)`` and undo is a replay of all events but the last.
+Nothing here draws random numbers, reads a clock or touches storage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .errors import (
+    InvalidInput,
+    NothingToUndo,
+    UnknownGameCard,
+)
+from .formats import check_format
+from .index import CandidateFinder
+from .registry import NameRecord, NameRegistry, Naming
+from .zones import (
+    BATTLEFIELD,
+    COMMAND,
+    EXILE,
+    GRAVEYARD,
+    HAND,
+    LIBRARY,
+    REMOVED,
+    STACK,
+    CardState,
+)
+
+LEAVE_RULE = "800.4a"  # Magic's multiplayer rule on leaving the game (700.1a; seeds/multiplayer-rules)
+IN_GAME, LOST, LEFT = "in_game", "lost", "left"
+ACTION_TYPES = ("draw", "move", "name", "turn_face_up", "reveal", "look", "end_reveal", "end_look", "leave_game")
+PUBLIC_ZONES = frozenset({GRAVEYARD, BATTLEFIELD, EXILE, STACK, COMMAND})
+
+
+# -- setup and events ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    team: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What a game starts from: format, house options, players, and the library top first."""
+
+    format: str
+    players: tuple[Player, ...]
+    library: tuple[tuple[str, str], ...]  # (card id, printed name)
+    options: dict = field(default_factory=dict, hash=False)
+
+    @property
+    def phyrexian_as_hybrid(self) -> bool:
+        return bool(self.options.get("phyrexian_as_hybrid", False))
+
+    def player(self, pid: str | None) -> Player | None:
+        return next((p for p in self.players if p.id == pid), None)
+
+    def opponents(self, pid: str | None) -> frozenset[str]:
+        """D7: the players of other teams when teams are set, else every other player."""
+        me = self.player(pid)
+        if me is None:
+            return frozenset()
+        if any(p.team is not None for p in self.players):
+            return frozenset(p.id for p in self.players if p.id != me.id and (me.team is None or p.team != me.team))
+        return frozenset(p.id for p in self.players if p.id != me.id)
+
+    def naming(self, finder: CandidateFinder) -> Naming:
+        return Naming(finder, self.format, self.phyrexian_as_hybrid)
+
+    def to_dict(self) -> dict:
+        return {
+            "format": self.format,
+            "options": dict(self.options),
+            "players": [asdict(p) for p in self.players],
+            "library": [list(c) for c in self.library],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> GameSetup:
+        return cls(
+            format=d["format"],
+            players=tuple(Player(**p) for p in d["players"]),
+            library=tuple((c[0], c[1]) for c in d["library"]),
+            options=dict(d.get("options") or {}),
+        )
+
+
+def check_setup(setup: GameSetup, pool) -> None:
+    """Raise InvalidInput unless the format is known, ids are unique and every printed name is a card."""
+    check_format(setup.format)
+    errors: dict[str, list[str]] = {}
+    pids = [p.id for p in setup.players]
+    if not pids:
+        errors.setdefault("players", []).append("a game needs at least one player")
+    if len(set(pids)) != len(pids):
+        errors.setdefault("players", []).append("player ids must be unique")
+    ids = [c[0] for c in setup.library]
+    if len(set(ids)) != len(ids):
+        errors.setdefault("library", []).append("card ids must be unique")
+    unknown = sorted({name for _, name in setup.library if pool.find(name) is None})
+    if unknown:
+        errors.setdefault("library", []).append(f"unknown cards: {', '.join(unknown[:10])}")
+    if errors:
+        raise InvalidInput("the game setup is not valid", fields=errors)
+
+
+@dataclass
+class Event:
+    """One thing that happened; ``data`` holds everything the fold needs (ids moved, names given)."""
+
+    seq: int
+    type: str
+    player: str | None
+    data: dict
+    rule: str | None = None
+    at: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"seq": self.seq, "at": self.at, "type": self.type, "player": self.player,
+                "data": self.data, "rule": self.rule}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Event:
+        return cls(seq=d["seq"], type=d["type"], player=d.get("player"), data=d.get("data") or {},
+                   rule=d.get("rule"), at=d.get("at"))
+
+
+# -- the state: a fold of events ------------------------------------------------------
+@dataclass
+class PlayerState:
+    id: str
+    status: str = IN_GAME
+    rule: str | None = None
+    seq: int | None = None
+
+    @property
+    def in_game(self) -> bool:
+        return self.status == IN_GAME
+
+
+class GameState:
+    """Cards, library order, names taken and players' status after some events."""
+
+    def __init__(self, seq: int, cards: dict[str, CardState], library: list[str], names: NameRegistry,
+                 players: dict[str, PlayerState]):
+        self.seq = seq
+        self.cards = cards
+        self.library = library  # card ids, top first
+        self.names = names
+        self.players = players
+
+    @classmethod
+    def initial(cls, setup: GameSetup) -> GameState:
+        """The state before any event: every card in the library, nothing named."""
+        cards = {cid: CardState(id=cid, printed=printed) for cid, printed in setup.library}
+        players = {p.id: PlayerState(p.id) for p in setup.players}
+        return cls(0, cards, [cid for cid, _ in setup.library], NameRegistry(), players)
+
+    def clone(self) -> GameState:
+        return GameState(self.seq, {k: c.copy() for k, c in self.cards.items()}, list(self.library),
+                         self.names.copy(), {k: PlayerState(**asdict(p)) for k, p in self.players.items()})
+
+    def apply_event(self, event: Event) -> GameState:
+        """A new state with ``event`` folded in; this one is left as it was."""
+        new = self.clone()
+        new._fold(event)
+        return new
+
+    def card(self, card_id) -> CardState:
+        if not isinstance(card_id, str) or card_id not in self.cards:
+            raise UnknownGameCard(card_id)
+        return self.cards[card_id]
+
+    def zone(self, zone: str, player: str | None = None) -> list[CardState]:
+        """The cards in a zone (a player's part of it when ``player`` is given); library in order."""
+        if zone == LIBRARY:
+            return [self.cards[c] for c in self.library]
+        return [c for c in self.cards.values() if c.zone == zone and (player is None or c.owner == player)]
+
+    def in_game(self, pid: str | None) -> bool:
+        p = self.players.get(pid)  # type: ignore[arg-type]
+        return p is not None and p.in_game
+
+    def snapshot(self) -> dict:
+        """Everything the state holds, as plain comparable data."""
+        return {
+            "seq": self.seq,
+            "cards": {k: c.to_dict() for k, c in sorted(self.cards.items())},
+            "library": list(self.library),
+            "names": self.names.snapshot(),
+            "players": {k: asdict(p) for k, p in sorted(self.players.items())},
+        }
+
+    # -- the fold: no checks, only the event's data ------------------------------------
+    def _fold(self, e: Event) -> None:
+        getattr(self, f"_fold_{e.type}")(e)
+        self.seq = e.seq
+
+    def _take_from_library(self, c: CardState) -> None:
+        if c.zone == LIBRARY:
+            self.library.remove(c.id)
+        _clear_seen(c)
+
+    def _fold_draw(self, e: Event) -> None:
+        for cid in e.data["cards"]:
+            c = self.cards[cid]
+            self._take_from_library(c)
+            c.zone, c.owner, c.controller = HAND, e.data["player"], e.data["player"]
+            c.face_down = c.pentaland = False
+
+    def _fold_move(self, e: Event) -> None:
+        d = e.data
+        c = self.cards[d["card"]]
+        self._take_from_library(c)
+        c.zone, c.owner, c.controller = d["to"], d["owner"], d["controller"]
+        if d["to"] == LIBRARY:
+            self.library.insert(len(self.library) if d.get("position") == "bottom" else 0, c.id)
+        c.pentaland = d["pentaland"]
+        if d["face_down"]:
+            if "face_down_by" in d:  # it goes face down now; a card staying face down keeps its moment
+                c.face_down_seq, c.face_down_by, c.face_down_via = e.seq, d["face_down_by"], d.get("via")
+        else:
+            c.face_down_seq = c.face_down_by = c.face_down_via = None
+        c.face_down = d["face_down"]
+        self._fold_naming(c, d.get("naming"), e.seq)
+        self._fold_loss(d.get("game_loss"), e.seq)
+
+    def _fold_name(self, e: Event) -> None:
+        self._fold_naming(self.cards[e.data["card"]], e.data.get("naming"), e.seq)
+
+    def _fold_turn_face_up(self, e: Event) -> None:
+        c = self.cards[e.data["card"]]
+        c.face_down = False
+        c.face_down_seq = c.face_down_by = c.face_down_via = None
+        self._fold_naming(c, e.data.get("naming"), e.seq)
+        self._fold_loss(e.data.get("game_loss"), e.seq)
+
+    def _fold_reveal(self, e: Event) -> None:
+        for cid in e.data["cards"]:
+            c = self.cards[cid]
+            c.revealed, c.revealed_by, c.reveal_continuous = True, e.data["player"], e.data["continuous"]
+            _library_ownership(c)
+
+    def _fold_look(self, e: Event) -> None:
+        for cid in e.data["cards"]:
+            c = self.cards[cid]
+            if c.zone == LIBRARY:
+                c.look_owner = e.data["player"]
+            if e.data["looker"] not in c.looked_by:
+                c.looked_by = (*c.looked_by, e.data["looker"])
+            _library_ownership(c)
+
+    def _fold_end_reveal(self, e: Event) -> None:
+        for cid in e.data["cards"]:
+            c = self.cards[cid]
+            c.revealed, c.revealed_by, c.reveal_continuous = False, None, False
+            _library_ownership(c)
+
+    def _fold_end_look(self, e: Event) -> None:
+        for cid in e.data["cards"]:
+            c = self.cards[cid]
+            c.look_owner, c.looked_by = None, ()
+            _library_ownership(c)
+
+    def _fold_leave_game(self, e: Event) -> None:
+        pid = e.data["player"]
+        for cid in e.data["removed"]:
+            c = self.cards[cid]
+            c.left_from, c.zone, c.controller = c.zone, REMOVED, None
+        for cid in e.data["exiled"]:
+            c = self.cards[cid]
+            c.zone, c.controller = EXILE, c.owner
+        for cid in e.data["released"]:  # library cards they owned or looked at stay, without them
+            c = self.cards[cid]
+            if c.revealed_by == pid:
+                c.revealed, c.revealed_by, c.reveal_continuous = False, None, False
+            c.looked_by = tuple(p for p in c.looked_by if p != pid)
+            if c.look_owner == pid or not c.looked_by:
+                c.look_owner, c.looked_by = None, ()
+            _library_ownership(c)
+        p = self.players[pid]
+        p.status, p.rule, p.seq = LEFT, LEAVE_RULE, e.seq
+
+    def _fold_naming(self, c: CardState, naming: dict | None, seq: int) -> None:
+        if not naming:
+            return
+        c.named_as = naming["name"]
+        self.names.add(NameRecord(name=naming["name"], card=c.id, player=naming["player"], seq=seq,
+                                  exception=naming.get("exception"), rule=naming.get("rule")))
+
+    def _fold_loss(self, loss: dict | None, seq: int) -> None:
+        if not loss:
+            return
+        p = self.players.get(loss["player"])
+        if p is not None and p.in_game:
+            p.status, p.rule, p.seq = LOST, loss["rule"], seq
+
+
+def _clear_seen(c: CardState) -> None:
+    c.revealed, c.revealed_by, c.reveal_continuous = False, None, False
+    c.look_owner, c.looked_by = None, ()
+
+
+def _library_ownership(c: CardState) -> None:
+    """702.2a–702.2c: a library card is owned only while revealed or looked at."""
+    if c.zone == LIBRARY:
+        c.owner, c.controller = c.library_owner, None
+
+
+def replay(setup: GameSetup, events) -> GameState:
+    """The state after folding ``events`` onto the setup, in order."""
+    state = GameState.initial(setup)
+    for e in events:
+        state._fold(e)  # one private copy folded in place: replay stays linear
+    return state
+
+
+def undo(setup: GameSetup, events: list[Event]) -> tuple[list[Event], GameState]:
+    """Take back the last event: the remaining events and exactly the state before it."""
+    if not events:
+        raise NothingToUndo("there is no event to undo")
+    rest = list(events[:-1])
+    return rest, replay(setup, rest)
