@@ -44,7 +44,8 @@ CREATE TABLE IF NOT EXISTS games (
     options          TEXT NOT NULL DEFAULT '{}',
     setup            TEXT NOT NULL,          -- JSON GameSetup: players and the library order (secret)
     judge_token_hash TEXT NOT NULL,          -- sha256 of the token; the token itself is never stored
-    seq              INTEGER NOT NULL DEFAULT 0   -- seq of the last event
+    seq              INTEGER NOT NULL DEFAULT 0,  -- seq of the last event
+    version          INTEGER NOT NULL DEFAULT 0   -- bumped by every write, undo included: a cache key
 );
 
 CREATE TABLE IF NOT EXISTS players (

@@ -92,6 +92,13 @@ class _Decider:
             raise PlayerOutOfGame(f"{self.setup.player(pid).name} is no longer in the game")
         return pid
 
+    def _not_for_another(self, what: str) -> None:
+        """A player's token acts for that player only (API.md): a ``player`` field naming
+        someone else is the judge's to send."""
+        pid = self.a.get("player")
+        if not self.is_judge and pid is not None and pid != self.actor:
+            raise Forbidden(f"a player can only {what} for themselves")
+
     def _own_player(self, what: str) -> str:
         """The ``player`` field for actions a player only does for themselves."""
         pid = self._player_field(optional=False)
@@ -363,6 +370,7 @@ class _Decider:
         if self.is_judge:
             namer = self._player_field() if self.a.get("player") is not None else c.holder
         else:
+            self._not_for_another("name a card")
             namer = self.actor
             if self.actor not in (c.owner, c.controller):
                 raise WrongNamer("a player names only cards they own or control", rule="705.6")
@@ -370,6 +378,7 @@ class _Decider:
 
     def _turn_face_up(self):
         c = self._card()
+        self._not_for_another("turn a card face up")
         name, via = self._text("name"), self._via()
         if c.pentaland:
             raise PentalandRefused("a Pentaland is not a face-down permanent; it is not turned face up",
@@ -398,6 +407,8 @@ class _Decider:
             if c.zone not in HIDDEN_ZONES:
                 raise InvalidInput(f"card {c.id} is not hidden: only library or hand cards are revealed",
                                    fields={"cards": [f"{c.id} is in the {c.zone}"]})
+            if c.zone == HAND and c.owner != pid:
+                raise Forbidden("a player reveals only the cards of their own hand")
         return {"cards": [c.id for c in cards], "player": pid, "continuous": continuous}, "702.2b"
 
     def _look(self):
@@ -408,6 +419,10 @@ class _Decider:
             if c.zone not in HIDDEN_ZONES and not c.face_down:
                 raise InvalidInput(f"card {c.id} is face up: everybody sees it",
                                    fields={"cards": [f"{c.id} is face up"]})
+            # Anyone may look into the shared library (702.2c); another player's hidden card is
+            # shown only by an effect the judge records, or a bot could peek at any hand.
+            if c.zone != LIBRARY and not self.is_judge and c.holder != looker:
+                raise Forbidden("only the judge records a look at another player's hidden card")
         return {"cards": [c.id for c in cards], "player": pid, "looker": looker}, "702.2c"
 
     def _end_reveal(self):

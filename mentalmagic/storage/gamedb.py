@@ -51,6 +51,7 @@ class Game:
     setup: GameSetup
     state: GameState
     created_at: str
+    version: int = 0  # games.version it was read at: seq alone repeats after an undo
 
     @property
     def format(self) -> str:
@@ -112,7 +113,7 @@ class GameStore:
             db["games"].insert({
                 "id": game_id, "created_at": created, "format": fmt,
                 "options": json.dumps(setup.options), "setup": json.dumps(setup.to_dict()),
-                "judge_token_hash": token_hash(judge), "seq": 0,
+                "judge_token_hash": token_hash(judge), "seq": 0, "version": 0,
             })
             db["players"].insert_all(
                 {"game_id": game_id, "id": p.id, "position": i, "name": p.name, "team": p.team,
@@ -136,7 +137,7 @@ class GameStore:
         """The game after its last event (from the cache when nobody wrote since)."""
         row = self._row(game_id)
         cached = self._cache.get(game_id)
-        if cached is not None and cached.state.seq == row["seq"]:
+        if cached is not None and cached.version == row["version"]:
             return cached
         return self._remember(self._replay(row))
 
@@ -180,12 +181,12 @@ class GameStore:
                 new_state = game.state.apply_event(event)
                 db["events"].insert(self._event_row(game_id, event))
                 changed = self._sync(db, game_id, game.state, new_state)
-                db.execute("update games set seq = ? where id = ?", [event.seq, game_id])
+                db.execute("update games set seq = ?, version = version + 1 where id = ?", [event.seq, game_id])
         except sqlite3.IntegrityError as e:
             if "names" in str(e):  # the database's own guard of 704.2
                 raise NameTaken("that name was taken by another card at the same moment") from e
             raise
-        new_game = self._remember(Game(game_id, game.setup, new_state, game.created_at))
+        new_game = self._remember(Game(game_id, game.setup, new_state, game.created_at, game.version + 1))
         return event, changed, new_game
 
     def undo(self, game_id: str, caller: Caller) -> tuple[Event, Game]:
@@ -197,7 +198,7 @@ class GameStore:
             game = self.load(game_id)
             rows = list(db.query("select * from events where game_id = ? order by seq", [game_id]))
             if not rows:
-                raise NothingToUndo("there is no event to undo")
+                raise NothingToUndo("there is no event to undo", fields={"game": ["no event to undo"]})
             events = [self._event(r) for r in rows]
             last = events[-1]
             before = replay(game.setup, events[:-1])
@@ -205,8 +206,8 @@ class GameStore:
             db["undone_events"].insert({"game_id": game_id, "undone_at": now(),
                                         "event": json.dumps(last.to_dict())})
             self._sync(db, game_id, game.state, before)
-            db.execute("update games set seq = ? where id = ?", [before.seq, game_id])
-        return last, self._remember(Game(game_id, game.setup, before, game.created_at))
+            db.execute("update games set seq = ?, version = version + 1 where id = ?", [before.seq, game_id])
+        return last, self._remember(Game(game_id, game.setup, before, game.created_at, game.version + 1))
 
     # -- helpers ---------------------------------------------------------------------
     def _row(self, game_id: str) -> dict:
@@ -219,12 +220,12 @@ class GameStore:
         setup = GameSetup.from_dict(json.loads(row["setup"]))
         events = [self._event(r) for r in
                   self.db.query("select * from events where game_id = ? order by seq", [row["id"]])]
-        return Game(row["id"], setup, replay(setup, events), row["created_at"])
+        return Game(row["id"], setup, replay(setup, events), row["created_at"], row["version"])
 
     def _remember(self, game: Game) -> Game:
         with self._cache_lock:
             current = self._cache.get(game.id)
-            if current is None or current.state.seq <= game.state.seq or game.state.seq == 0:
+            if current is None or current.version <= game.version:  # never step back to an older read
                 self._cache[game.id] = game
         return game
 

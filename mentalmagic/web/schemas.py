@@ -198,7 +198,7 @@ class _Action(Strict):
 
 class DrawIn(_Action):
     player = _id
-    count = fields.Integer(validate=validate.Range(min=1, max=500))
+    count = fields.Integer(strict=True, validate=validate.Range(min=1, max=500))
     printed = fields.String(validate=validate.Length(min=1, max=300),
                             metadata={"description": "judge only: which physical card was drawn at the table"})
 
@@ -229,13 +229,14 @@ class NameIn(_Action):
 class TurnFaceUpIn(_Action):
     card = fields.String(required=True, validate=validate.Length(min=1, max=64))
     name = fields.String(validate=validate.Length(min=1, max=300))
-    via = fields.String(load_default="effect", validate=validate.OneOf(VIAS))
+    via = fields.String(validate=validate.OneOf(VIAS), metadata={
+        "description": "how it is turned up; default: how it went face down, else 'effect'"})
     player = _id
 
 
 class RevealIn(_Action):
     cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=validate.Length(min=1))
-    count = fields.Integer(validate=validate.Range(min=1, max=500))
+    count = fields.Integer(strict=True, validate=validate.Range(min=1, max=500))
     player = _id
     continuous = fields.Boolean(load_default=False)
 
