@@ -1,0 +1,1 @@
+"""Benchmarks of the arbiter: `make bench` (see bench/run.py)."""
