@@ -36,6 +36,7 @@ class BanList:
     def __init__(self, entries: list[BanEntry]):
         self.entries = tuple(entries)
         self._by_name: dict[str, BanEntry] = {}
+        self._by_card: dict[str, BanEntry | None] = {}
         for e in entries:
             if e.english_name:
                 self._by_name[fold(e.english_name)] = e
@@ -44,7 +45,12 @@ class BanList:
                 self._by_name.setdefault(fold(front), e)
 
     def entry_for(self, card: Card) -> BanEntry | None:
-        return self._by_name.get(fold(card.name)) or self._by_name.get(fold(card.front.name))
+        try:
+            return self._by_card[card.name]
+        except KeyError:  # first time this card is asked about
+            entry = self._by_name.get(fold(card.name)) or self._by_name.get(fold(card.front.name))
+            self._by_card[card.name] = entry
+            return entry
 
     def status(self, card: Card) -> str | None:
         e = self.entry_for(card)

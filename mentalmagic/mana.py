@@ -107,6 +107,16 @@ class ManaCost:
             return NO_COST
         if not isinstance(text, str):
             raise ManaCostError(str(text), "expected text")
+        cached = _PARSED.get(text)
+        if cached is not None:  # a pool has ~900 distinct costs for 35,000 faces
+            return cached
+        cost = cls._parse(text)
+        if len(_PARSED) < 20_000:  # what users type must not grow it forever
+            _PARSED[text] = cost
+        return cost
+
+    @classmethod
+    def _parse(cls, text: str) -> ManaCost:
         stripped = text.strip()
         if stripped == "" or stripped.lower() == "none":
             return NO_COST
@@ -147,6 +157,11 @@ class ManaCost:
         return cls(generic, symbols)
 
     def __str__(self) -> str:
+        return self.text
+
+    @cached_property
+    def text(self) -> str:
+        """The canonical printed form, '' for no mana cost."""
         head = f"{{{self.generic}}}" if self.generic is not None else ""
         return head + "".join(f"{{{s}}}" for s in self.symbols)
 
@@ -236,6 +251,7 @@ class ManaCost:
 
 
 _INST_CACHE: dict = {}
+_PARSED: dict[str, ManaCost] = {}
 NO_COST = ManaCost(None, ())
 
 
