@@ -9,10 +9,10 @@ Players are ``p1`` (Ana), ``p2`` (Bob), ``p3`` (Cid), ... in the order they are 
 from __future__ import annotations
 
 import re
-import sqlite3
 from urllib.parse import urlencode
 
 import pytest
+from support import fresh_games_db
 
 from mentalmagic.names import fold
 from mentalmagic.runtime import Runtime
@@ -25,17 +25,6 @@ CARD_FIELDS = {"id", "zone", "owner", "controller", "face_down", "pentaland", "n
 
 
 # -- the app: one fresh SQLite file per module, the session's card pool ---------------------------
-def fresh_games_db(card_db_path, path):
-    """A copy of the session card database (schema applied, no game yet) at ``path``."""
-    src, dst = sqlite3.connect(card_db_path), sqlite3.connect(path)
-    try:
-        src.backup(dst)
-    finally:
-        src.close()
-        dst.close()
-    return path
-
-
 @pytest.fixture(scope="module")
 def games_app(tmp_path_factory, card_db_path, pool, finder):
     db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("api_games") / "games.sqlite")

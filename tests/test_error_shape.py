@@ -5,11 +5,10 @@ never an HTML page, never a 500."""
 from __future__ import annotations
 
 import json
-import signal
-from contextlib import contextmanager
 from urllib.parse import urlencode
 
 import pytest
+from support import time_limit
 
 from mentalmagic.web import schemas
 
@@ -33,20 +32,6 @@ def assert_envelope(response, status: int) -> dict:
     assert isinstance(error["message"], str) and error["message"]
     assert schemas.ErrorOut().validate(body) == {}
     return error
-
-
-@contextmanager
-def time_limit(seconds: float):
-    def expired(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 # -- 404 -------------------------------------------------------------------------------------------

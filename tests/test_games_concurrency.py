@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import sqlite3
 import threading
 import time
 import urllib.error
@@ -18,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from waitress.server import create_server
+from support import fresh_games_db, served
 
 from mentalmagic.runtime import Runtime
 from mentalmagic.web import create_app
@@ -26,17 +25,6 @@ from mentalmagic.web import create_app
 JUDGE = "judge"
 THREADS = 16
 TIMEOUT = 60  # seconds, for any one request or wait
-
-
-def fresh_games_db(card_db_path, path):
-    """A copy of the session card database (schema applied, no game yet) at ``path``."""
-    src, dst = sqlite3.connect(card_db_path), sqlite3.connect(path)
-    try:
-        src.backup(dst)
-    finally:
-        src.close()
-        dst.close()
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -48,15 +36,8 @@ def db_path(tmp_path_factory, card_db_path):
 def base_url(db_path, pool, finder):
     """The real app served by waitress on 127.0.0.1 (a free port, 8 threads) in a background thread."""
     app = create_app({"DATABASE": str(db_path), "RUNTIME": Runtime(db_path=db_path, pool=pool, finder=finder)})
-    server = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}/api/v1"
-    finally:
-        server.close()
-        thread.join(timeout=TIMEOUT)
-        assert not thread.is_alive(), "the server did not stop"
+    with served(app, threads=8, timeout=TIMEOUT) as root:
+        yield f"{root}/api/v1"
 
 
 def call(method: str, url: str, token: str | None = None, body=None) -> tuple[int, dict]:

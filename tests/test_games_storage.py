@@ -11,6 +11,7 @@ import sqlite3
 from urllib.parse import urlencode
 
 import pytest
+from support import fresh_games_db
 
 from mentalmagic.ledger import replay
 from mentalmagic.names import fold
@@ -21,17 +22,6 @@ from mentalmagic.web import create_app, schemas
 API = "/api/v1"
 JUDGE = "judge"
 ANA, BOB = "p1", "p2"
-
-
-def fresh_games_db(card_db_path, path):
-    """A copy of the session card database (schema applied, no game yet) at ``path``."""
-    src, dst = sqlite3.connect(card_db_path), sqlite3.connect(path)
-    try:
-        src.backup(dst)
-    finally:
-        src.close()
-        dst.close()
-    return path
 
 
 @pytest.fixture(scope="module")

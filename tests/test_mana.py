@@ -3,32 +3,14 @@ mana value and colours (705.7, 705.8), and the readings of D1–D3."""
 
 from __future__ import annotations
 
-import signal
-from contextlib import contextmanager
-
 import pytest
+from support import time_limit
 
 from mentalmagic.mana import NO_COST, ManaCost, ManaCostError
 
 
 def costs(*texts: str) -> set[ManaCost]:
     return {ManaCost.parse(t) for t in texts}
-
-
-@contextmanager
-def time_limit(seconds: float):
-    """Fail (instead of hanging the suite) when the block runs longer than ``seconds``."""
-
-    def expired(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 # -- parsing: one row per kind of symbol printed on a real card ------------------------------------

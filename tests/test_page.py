@@ -10,18 +10,16 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import threading
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import WSGIRequestHandler, make_server
+from playwright import sync_api
+from support import served
 
 from mentalmagic.runtime import Runtime
 from mentalmagic.web import create_app
-
-sync_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -31,11 +29,6 @@ CHROMIUM_ARGS = [
 TIMEOUT_MS = 15_000
 
 
-class _QuietHandler(WSGIRequestHandler):
-    def log_request(self, *args, **kwargs):  # keep the test output readable
-        pass
-
-
 @pytest.fixture(scope="module")
 def base_url(card_db_path, pool, finder):
     app = create_app({
@@ -43,15 +36,8 @@ def base_url(card_db_path, pool, finder):
         "DATABASE": str(card_db_path),
         "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
     })
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, name="page-test-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        server.server_close()
+    with served(app) as root:
+        yield root
 
 
 @pytest.fixture(scope="module")

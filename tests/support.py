@@ -1,0 +1,51 @@
+"""Helpers shared by several test modules (imported as ``support``: pytest puts tests/ on sys.path)."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import threading
+from contextlib import contextmanager
+
+from waitress.server import create_server
+
+
+def fresh_games_db(card_db_path, path):
+    """A copy of the session card database (schema applied, no game yet) at ``path``."""
+    src, dst = sqlite3.connect(card_db_path), sqlite3.connect(path)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
+    return path
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Fail (instead of hanging the suite) when the block runs longer than ``seconds``."""
+
+    def expired(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@contextmanager
+def served(app, threads: int = 8, timeout: float = 60):
+    """The app over real HTTP: waitress on 127.0.0.1, a free port, in a background thread."""
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        thread.join(timeout=timeout)
+        assert not thread.is_alive(), "the server did not stop"
