@@ -27,13 +27,15 @@ from .game import (
     undo,
 )
 from .index import CandidateFinder
+from .names import fold
 from .registry import FaceUpChoice
 from .zones import (
     HAND,
 )
 
 __all__ = ["ACTION_TYPES", "IN_GAME", "LEAVE_RULE", "LEFT", "LOST", "Event", "GameSetup", "GameState", "Player",
-           "check_setup", "could_be", "decide", "face_up_options", "printed_facts", "replay", "undo",
+           "check_setup", "could_be", "decide", "face_up_options", "printed_facts", "replay", "share_a_name",
+           "undo",
            "visible_printed"]
 
 
@@ -57,6 +59,14 @@ def printed_facts(card: Card) -> dict:
         "colours": [col for col in "WUBRG" if col in colours],
         "nonland": True if has_cost else None,  # 705.9 answers only for a non-empty cost
     }
+
+
+def share_a_name(state: GameState, card_ids: list[str]) -> bool:
+    """705.10: do these cards share a name? Never while one of them is unnamed (no naming needed)."""
+    cards = [state.card(cid) for cid in card_ids]
+    if any(c.named_as is None for c in cards):
+        return False
+    return len({fold(c.named_as) for c in cards}) == 1
 
 
 def could_be(state: GameState, setup: GameSetup, finder: CandidateFinder, player: str, name: str) -> list[str]:

@@ -1001,3 +1001,41 @@ def test_anyone_may_look_at_the_top_of_the_shared_library(client):
     seen = game.card(top[0], ANA)
     assert seen["printed"] == "Shock" and seen["owner"] == BOB
     assert game.card(top[0], BOB) is None or "printed" not in game.card(top[0], BOB)
+
+
+# -- questions a table asks without naming anything: 705.4 choices, 705.7-705.10 ------------------
+def test_the_controller_may_ask_which_names_a_face_down_card_could_take(client):
+    g = Game(client, ["Craw Wurm", "Craw Wurm"])
+    [morph] = g.draw(ANA)
+    g.morph(ANA, morph)
+    ask = f"/cards/{morph}/face-up"
+    before = g.get(ask, ANA).get_json()
+    assert (before["via"], before["allowed"], before["exception"], before["loses"], before["rule"]) == (
+        "morph", ["Root Elemental"], False, False, "705.4")
+    assert_envelope(g.get(ask, BOB), 403)  # the opponent may not learn what it could be
+    [wurm] = g.draw(BOB)
+    g.cast(BOB, wurm, "Root Elemental")
+    after = g.get(ask, ANA).get_json()
+    assert (after["allowed"], after["exception"], after["rule"]) == (["Root Elemental"], True, "705.4a")
+    assert g.get(ask, JUDGE).get_json() == after
+    assert assert_envelope(g.get(f"/cards/{wurm}/face-up", ANA), 422)["fields"] == {"card": ["not face down"]}
+
+
+def test_cards_share_a_name_only_when_every_one_of_them_is_named_so(client):
+    g = Game(client, ["Shock", "Lightning Bolt", "Savannah Lions"])
+    shock, bolt = g.draw(ANA, 2)
+    g.cast(ANA, shock, "Burst Lightning")
+    asked = g.get(f"/same-name?cards={shock},{bolt}", BOB).get_json()
+    assert asked == {"cards": [shock, bolt], "same_name": False, "rule": "705.10"}  # bolt is unnamed
+    assert g.get(f"/same-name?cards={shock},{shock}", BOB).get_json()["same_name"] is True
+    assert_envelope(g.get(f"/same-name?cards={shock}", BOB), 422)
+    assert_envelope(g.get("/same-name?cards=nope,nada", BOB), 404)
+
+
+def test_an_unnamed_cards_printed_facts_are_shown_to_whoever_sees_it(client):
+    g = Game(client, ["Fire // Ice", "Savannah Lions"])
+    [fire_ice] = g.draw(ANA)
+    mine = g.card(fire_ice, ANA)
+    assert (mine["printed_mana_cost"], mine["mana_value"], mine["colors"], mine["nonland"]) == (
+        "{1}{R} // {1}{U}", 4, ["U", "R"], True)  # 705.7-705.9: a split card's total and both colours
+    assert "mana_value" not in g.card(fire_ice, BOB)  # a hand card tells its opponent nothing

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request
 
 from ..errors import Forbidden, InvalidInput
-from ..ledger import could_be, printed_facts
+from ..ledger import could_be, face_up_options, printed_facts, share_a_name
 from ..storage.gamedb import Caller, Game
 from . import schemas
 from .errors import envelope
@@ -14,6 +14,8 @@ from .openapi import register_operations
 bp = Blueprint("games", __name__, url_prefix="/api/v1/games")
 _create = schemas.CreateGameIn()
 _could_be = schemas.CouldBeQuery()
+_same_name = schemas.SameNameQuery()
+_face_up = schemas.FaceUpQuery()
 
 
 def store():
@@ -46,8 +48,10 @@ def card_view(game: Game, card_id: str, caller: Caller) -> dict:
     if c.visible_to(caller.player, caller.is_judge):
         out["printed"] = c.printed
         facts = printed_facts(store().finder.pool.lookup(c.printed))
-        out["mana_value"] = facts["mana_value"]  # 705.7: answerable without naming
+        out["printed_mana_cost"] = facts["mana_cost"]  # 705.7: answerable without naming
+        out["mana_value"] = facts["mana_value"]  # 705.7
         out["colors"] = facts["colours"]  # 705.8
+        out["nonland"] = facts["nonland"]  # 705.9
     return out
 
 
@@ -142,6 +146,33 @@ def could_be_view(game_id: str):
                     "taken": taken, "cards": ids, "rule": "705.11"})
 
 
+@bp.get("/<game_id>/same-name")
+def same_name(game_id: str):
+    _caller(game_id)
+    ids = [c.strip() for c in _same_name.load(request.args.to_dict())["cards"].split(",") if c.strip()]
+    if len(ids) < 2:
+        raise InvalidInput("name at least two cards", fields={"cards": ["at least two card ids"]})
+    game = store().load(game_id)
+    return jsonify({"cards": ids, "same_name": share_a_name(game.state, ids), "rule": "705.10"})
+
+
+@bp.get("/<game_id>/cards/<card_id>/face-up")
+def face_up(game_id: str, card_id: str):
+    """705.4/705.4a: the names a face-down card could take now; for whoever may see the card."""
+    caller = _caller(game_id)
+    game = store().load(game_id)
+    c = game.state.card(card_id)
+    if not c.face_down or c.pentaland:
+        raise InvalidInput("this card is not a face-down permanent or spell", fields={"card": ["not face down"]})
+    if not c.visible_to(caller.player, caller.is_judge):
+        raise Forbidden("only its controller and the judge may ask what a face-down card could be")
+    choice = face_up_options(game.state, game.setup, store().finder, card_id,
+                             _face_up.load(request.args.to_dict()).get("via"))
+    return jsonify({"card": card_id, "via": choice.via, "allowed": list(choice.allowed),
+                    "exception": choice.exception, "loses": choice.loses, "advice": choice.advice(),
+                    "rule": "705.4a" if choice.exception or choice.loses else "705.4"})
+
+
 register_operations("/games", {"post": ("Create a game (201): tokens are shown only in this answer", None,
                                         "CreateGameIn", "CreateGameOut", "201")})
 register_operations("/games/{game_id}", {"get": ("The game as the caller may see it", None, None, "GameOut", "200")})
@@ -151,5 +182,10 @@ register_operations("/games/{game_id}/undo", {"post": ("Judge only: take back th
                                                   "UndoOut", "200")})
 register_operations("/games/{game_id}/names", {"get": ("Every name taken", None, None, "NamesOut", "200")})
 register_operations("/games/{game_id}/events", {"get": ("The append-only log", None, None, "EventsOut", "200")})
+register_operations("/games/{game_id}/same-name", {"get": ("705.10: do these cards share a name?",
+                                                            "SameNameQuery", None, "SameNameOut", "200")})
+register_operations("/games/{game_id}/cards/{card_id}/face-up", {"get": (
+    "705.4/705.4a: the names a face-down card may take if turned face up now", "FaceUpQuery", None,
+    "FaceUpOut", "200")})
 register_operations("/games/{game_id}/could-be", {"get": ("705.11: unnamed cards of a hand that could be named X",
                                                      "CouldBeQuery", None, "CouldBeOut", "200")})

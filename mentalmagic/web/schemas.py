@@ -301,7 +301,9 @@ class GameCardOut(Schema):
     named_as = fields.String(allow_none=True, required=True)
     printed = fields.String(allow_none=True, metadata={"description": "only where the caller may see it"})
     revealed = fields.Boolean()
+    printed_mana_cost = fields.String(allow_none=True, metadata={"description": "printed cost (705.7), if visible"})
     mana_value = fields.Float(allow_none=True, metadata={"description": "printed mana value (705.7), if visible"})
+    nonland = fields.Boolean(allow_none=True, metadata={"description": "705.9: true for a non-empty printed cost"})
     colors = fields.List(fields.String(), metadata={"description": "printed colours (705.8), if visible"})
 
 
@@ -363,3 +365,29 @@ class CouldBeOut(Schema):
 class UndoOut(Schema):
     undone = fields.Nested(EventOut, required=True)
     seq = fields.Integer(required=True)
+
+
+class SameNameQuery(Strict):
+    cards = fields.String(required=True, validate=validate.Length(min=1, max=2000),
+                          metadata={"description": "card ids, comma-separated"})
+
+
+class SameNameOut(Schema):
+    cards = fields.List(fields.String(), required=True)
+    same_name = fields.Boolean(required=True)
+    rule = fields.String(required=True)
+
+
+class FaceUpQuery(Strict):
+    via = fields.String(validate=validate.OneOf(VIAS))
+
+
+class FaceUpOut(Schema):
+    card = fields.String(required=True)
+    via = fields.String(required=True)
+    allowed = fields.List(fields.String(), required=True,
+                          metadata={"description": "the names the controller may choose now (705.4)"})
+    exception = fields.Boolean(required=True, metadata={"description": "705.4a applies"})
+    loses = fields.Boolean(required=True, metadata={"description": "D8: no legal name remains"})
+    advice = fields.String(required=True)
+    rule = fields.String(required=True)
