@@ -4,6 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 PORT    ?= 5000
+HOST    ?= 127.0.0.1
 # Tests, CI and benchmarks read the full snapshot beside the project; never copied in.
 SNAPSHOT ?= $(abspath ../shared/cards/AtomicCards.json.xz)
 
@@ -24,7 +25,7 @@ browser:
 	  else echo "install Debian's chromium (sudo apt-get install chromium) to run the page tests" >&2; exit 1; fi; }
 
 serve: setup
-	PORT=$(PORT) $(BIN)/mentalmagic serve --host 0.0.0.0 --port $(PORT)
+	PORT=$(PORT) $(BIN)/mentalmagic serve --host $(HOST) --port $(PORT)
 
 test: setup browser
 	MENTALMAGIC_TEST_CARDS=$(SNAPSHOT) $(BIN)/python -m pytest -q

@@ -188,7 +188,7 @@ class _Decider:
 
     def _face_up_naming(self, c: CardState, name: str | None, via: str) -> tuple[dict | None, dict | None]:
         """705.4/705.4a/D8 for an unnamed face-down card turned face up: (naming, game loss)."""
-        namer = c.controller or c.owner
+        namer = c.namer
         self._check_namer(namer, "705.4", "its controller names a face-down card turned face up")
         printed = self._printed(c)
         choice = self.naming.face_up_choice(printed, via, self.state.names, c.face_down_seq or 0,
@@ -204,10 +204,8 @@ class _Decider:
 
     def _named_fits_via(self, c: CardState, via: str) -> None:
         """A named face-down card turned face up by morph must be a morph card (705.4)."""
-        type_, keyword = VIA_FILTERS[via]
         entries = self.finder.pool.nameables_called(c.named_as or "")
-        if entries and not any((not type_ or n.face.has_type(type_)) and (not keyword or n.face.has_keyword(keyword))
-                               for n in entries):
+        if entries and not any(n.face.fits(*VIA_FILTERS[via]) for n in entries):
             raise NotACandidate(f"{c.named_as} can't be turned face up by {via}", rule="705.4")
 
     # -- actions ------------------------------------------------------------------------
@@ -239,6 +237,14 @@ class _Decider:
         player = self._player_field(default_actor=False)
         face_down_asked, pentaland_asked = self._bool("face_down"), self._bool("pentaland")
         name, via = self._text("name"), self._via()
+        if not self.is_judge and c.zone != LIBRARY and c.holder != self.actor:
+            # Anyone's effect may move another player's public card (bounce, destroy, reanimate),
+            # but a bot must not peek: an unrevealed hand card, or a face-down card it would then
+            # control, is moved by its holder or recorded by the judge.
+            if c.zone == HAND and not c.revealed:
+                raise Forbidden("a card in another player's hand is moved by that player (or the judge)")
+            if c.face_down and to in CONTROLLED_ZONES:
+                raise Forbidden("taking control of another player's face-down card is the judge's to record")
         position = self.a.get("position")
         if position is not None and (to != LIBRARY or position not in ("top", "bottom")):
             raise InvalidInput("position is top or bottom, for the library only",
@@ -334,7 +340,7 @@ class _Decider:
         # CR 708.9/708.10: a face-down permanent or spell leaving its zone is revealed, so it is named
         # like one turned face up, even on its way to a hand or the library.
         if was_face_down and (face_up_public or (src in CONTROLLED_ZONES and to in HIDDEN_ZONES)):
-            naming, loss = self._face_up_naming(c, name, via or c.face_down_via or "effect")
+            naming, loss = self._face_up_naming(c, name, c.face_up_via(via))
             return naming, loss
         if to in CONTROLLED_ZONES and not face_down:  # cast from a hand: its player names it (705.1, 705.2)
             needed, namer, why = "705.1", c.owner if src == HAND else controller, \
@@ -385,10 +391,10 @@ class _Decider:
                                    rule="703.6")
         if not c.face_down or c.zone in HIDDEN_ZONES:
             raise FaceDownRefused("this card is not face down", rule="705.4")
-        via = via or c.face_down_via or "effect"
+        via = c.face_up_via(via)
         data: dict = {"card": c.id, "via": via}
         if c.named_as is not None:
-            self._check_namer(c.controller or c.owner, "705.4", "its controller turns it face up")
+            self._check_namer(c.namer, "705.4", "its controller turns it face up")
             self._check_same_name(c, name)
             self._named_fits_via(c, via)
             return data, "705.4"

@@ -38,6 +38,10 @@ class Face:
     def has_keyword(self, word: str) -> bool:
         return fold(word) in {fold(k) for k in self.keywords}
 
+    def fits(self, type_: str | None = None, keyword: str | None = None) -> bool:
+        """Has this type and this keyword, where asked (the filters of 705.4 and of the API)."""
+        return (not type_ or self.has_type(type_)) and (not keyword or self.has_keyword(keyword))
+
 
 @dataclass(frozen=True)
 class Card:
@@ -57,6 +61,11 @@ class Card:
     def face_names(self) -> frozenset[str]:
         """Folded names of the card and every face: none of them may name it (D4)."""
         return frozenset({fold(self.name), *(fold(f.name) for f in self.faces)})
+
+    @property
+    def own_faces(self) -> tuple[Face, ...]:
+        """D4: the faces that are cards of their own: both halves of a split card, else the front."""
+        return self.faces if self.layout in SPLIT_LAYOUTS else self.faces[:1]
 
     @property
     def printed_faces(self) -> tuple[Face, ...]:
@@ -82,8 +91,7 @@ class Card:
     @property
     def mana_cost_text(self) -> str | None:
         """The cost shown for the whole card: 'A // B' for split-like cards."""
-        faces = self.printed_faces if self.layout in SPLIT_LAYOUTS else self.faces[:1]
-        parts = ["?" if f.cost is None else str(f.cost) for f in faces]
+        parts = ["?" if f.cost is None else str(f.cost) for f in self.own_faces]
         return " // ".join(parts) if any(p != "?" for p in parts) else None
 
     @property
@@ -94,9 +102,8 @@ class Card:
         """The names this card offers to be named as (704.3, D4)."""
         if not self.in_library:
             return ()
-        faces = self.faces if self.layout in SPLIT_LAYOUTS else self.faces[:1]
         out = []
-        for f in faces:
+        for f in self.own_faces:
             if f.cost is None:  # unknown cost: it can't match anything honestly
                 continue
             # a face's own name: a split half, a front face, or the whole card when it has one face

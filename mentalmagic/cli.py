@@ -18,13 +18,22 @@ from cards.download import DEFAULT_URL, download, download_url
 from .errors import ArbiterError
 from .formats import DEFAULT_FORMAT, FORMATS
 from .mana import ManaCost, ManaCostError
-from .runtime import default_db_path, ensure_cards, open_runtime
+from .runtime import default_db_path, ensure_cards, open_runtime, stale_source
 from .storage import connect
 
 
 def _runtime(ctx: click.Context):
+    """The stored cards, as they are (a look-up never rebuilds them); say what they lack."""
     if "runtime" not in ctx.obj:
-        ctx.obj["runtime"] = open_runtime(ctx.obj["db"])
+        try:
+            rt = ctx.obj["runtime"] = open_runtime(ctx.obj["db"], rebuild=False)
+            warning = stale_source(ctx.obj["db"])
+        except (OSError, ValueError) as e:  # a bad MENTALMAGIC_CARDS or MENTALMAGIC_BANLIST
+            _fail(e)
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
+        if rt.pool.info.lacks:
+            click.echo(f"note: this card source lacks {'; '.join(rt.pool.info.lacks)}", err=True)
     return ctx.obj["runtime"]
 
 
@@ -61,11 +70,11 @@ def build(ctx, source_path, force):
     """Import the card source into the card tables."""
     try:
         source = source_from_env(source_path)
-    except FileNotFoundError as e:
+        path: Path = ctx.obj["db"]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        built = ensure_cards(path, source, force=force)
+    except (OSError, ValueError) as e:
         _fail(e)
-    path: Path = ctx.obj["db"]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    built = ensure_cards(path, source, force=force)
     click.echo(("built" if built else "already current") + f": {source.label}")
 
 
@@ -96,7 +105,7 @@ def download_cards(ctx, url, out):
 
 
 def _printed_or_cost(rt, printed: str):
-    """A card name, or a cost if it starts with '{' or --cost was given."""
+    """A card name if one is called so, else a mana cost ('{R/W}{R/W}', '1RR')."""
     try:
         return rt.pool.lookup(printed), None
     except ArbiterError:

@@ -30,7 +30,7 @@ class UnknownCard(NotFound):
     code = "unknown_card"
 
     def __init__(self, name: str):
-        super().__init__(f"no card named {name!r} in the card pool", fields={"name": name})
+        super().__init__(f"no card named {name!r} in the card pool", fields={"name": ["unknown card"]})
 
 
 class UnknownGame(NotFound):
@@ -83,10 +83,6 @@ class AlreadyNamed(RuleRefusal):
 class NameRequired(RuleRefusal):
     code = "name_required"
     rule = "705.1"
-
-
-class NotAllowedNow(RuleRefusal):
-    code = "not_allowed"
 
 
 # -- who may do what ----------------------------------------------------------

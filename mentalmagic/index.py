@@ -118,9 +118,7 @@ class CandidateFinder:
         for n in self.index(fmt, phyrexian_as_hybrid).matching(costs):
             if n.key in excluded or n.key in seen:
                 continue
-            if type_ and not n.face.has_type(type_):
-                continue
-            if keyword and not n.face.has_keyword(keyword):
+            if not n.face.fits(type_, keyword):
                 continue
             seen.add(n.key)
             out.append(n)
@@ -146,20 +144,30 @@ class CandidateFinder:
         fmt = check_format(fmt)
         entries = self.pool.nameables_called(name)
         if not entries:
-            card = self.pool.find(name)
-            if card is not None and card.nameables() and card.layout in SPLIT_LAYOUTS:
-                halves = " or ".join(n.name for n in card.nameables())
-                why = f"{card.name} is a split card: each half is its own name ({halves}), 704.3"
-            elif card is not None and not card.nameables():
-                why = f"{card.name} offers no name with a known mana cost"
-            else:
-                why = f"{name!r} is not the name of a card (or split half) in the pool"
-            return Verdict(False, [Reason("704.1", why)])
+            return Verdict(False, [Reason("704.1", self._why_not_a_name(name))])
         taken_keys = {fold(t) for t in taken}
         verdicts = [
             self._check_entry(n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) for n in entries
         ]
         return min(verdicts, key=lambda v: (not v.legal, len(v.reasons)))
+
+    def _why_not_a_name(self, name: str) -> str:
+        """Why ``name`` names nothing: unknown, a split card's full name, an unknown cost, a back face."""
+        card = self.pool.find(name)
+        if card is None:
+            return f"{name!r} is not the name of a card (or split half) in the pool"
+        key = fold(name)
+        face = next((f for f in card.faces if fold(f.name) == key or fold(f.french_name or "") == key), None)
+        if face is not None and face.cost is None:
+            return f"{face.name} is in the pool, but the card data doesn't know its mana cost, so it can't be named"
+        if card.layout in SPLIT_LAYOUTS and card.nameables():
+            halves = " or ".join(n.name for n in card.nameables())
+            return f"{card.name} is a split card: each half is its own name ({halves}), 704.3"
+        if not card.in_library:
+            return f"{card.name} is not a card that can be in a library"
+        if card.nameables():
+            return f"{name} is a face of {card.name}, which is named by its front face, {card.front.name} (D4)"
+        return f"{card.name} offers no name with a known mana cost"
 
     def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) -> Verdict:
         reasons: list[Reason] = []

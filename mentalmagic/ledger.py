@@ -8,7 +8,7 @@ without changing it (705.4, 705.7–705.11, who may see what).
 from __future__ import annotations
 
 from .actions import decide
-from .cards import SPLIT_LAYOUTS, Card
+from .cards import Card
 from .errors import (
     UnknownCard,
 )
@@ -34,7 +34,8 @@ from .zones import (
 )
 
 __all__ = ["ACTION_TYPES", "IN_GAME", "LEAVE_RULE", "LEFT", "LOST", "Event", "GameSetup", "GameState", "Player",
-           "check_setup", "could_be", "decide", "face_up_options", "printed_facts", "replay", "share_a_name",
+           "check_setup", "could_be", "decide", "face_up_options", "name_taken", "printed_facts", "replay",
+           "share_a_name",
            "undo",
            "visible_printed"]
 
@@ -47,8 +48,7 @@ def visible_printed(state: GameState, card_id: str, viewer: str | None, is_judge
 
 def printed_facts(card: Card) -> dict:
     """705.7–705.9: what an unnamed card tells without naming: printed cost, mana value, colours."""
-    faces = card.printed_faces if card.layout in SPLIT_LAYOUTS else card.faces[:1]
-    costs = [f.cost for f in faces]
+    costs = [f.cost for f in card.own_faces]
     known = all(c is not None for c in costs)
     mana_value = sum(c.mana_value for c in costs) if known else None  # a split card's total (709.4)
     colours = {col for c in costs if c is not None for col in c.colours}
@@ -69,14 +69,20 @@ def share_a_name(state: GameState, card_ids: list[str]) -> bool:
     return len({fold(c.named_as) for c in cards}) == 1
 
 
-def could_be(state: GameState, setup: GameSetup, finder: CandidateFinder, player: str, name: str) -> list[str]:
-    """705.11: the unnamed cards of ``player``'s hand that could be named ``name`` (none if it is taken)."""
+def name_taken(state: GameState, finder: CandidateFinder, name: str) -> bool:
+    """Is ``name`` (English or French) already the name of a card in this game (704.2)?"""
     entries = finder.pool.nameables_called(name)
     if not entries:
         raise UnknownCard(name)
     taken = state.names.taken_keys()
-    if any(n.key in taken for n in entries):
+    return any(n.key in taken for n in entries)
+
+
+def could_be(state: GameState, setup: GameSetup, finder: CandidateFinder, player: str, name: str) -> list[str]:
+    """705.11: the unnamed cards of ``player``'s hand that could be named ``name`` (none if it is taken)."""
+    if name_taken(state, finder, name):
         return []
+    taken = state.names.taken_keys()
     naming = setup.naming(finder)
     return [c.id for c in state.zone(HAND, player)
             if c.named_as is None and naming.verdict(finder.pool.lookup(c.printed), name, taken).legal]
@@ -86,7 +92,7 @@ def face_up_options(state: GameState, setup: GameSetup, finder: CandidateFinder,
                     via: str | None = None) -> FaceUpChoice:
     """705.4/705.4a: the names a face-down card may take if turned face up now by ``via``."""
     c = state.card(card_id)
-    via = via or c.face_down_via or "effect"
-    namer = c.controller or c.owner
+    via = c.face_up_via(via)
+    namer = c.namer
     return setup.naming(finder).face_up_choice(
         finder.pool.lookup(c.printed), via, state.names, c.face_down_seq or 0, setup.opponents(namer))

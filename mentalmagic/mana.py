@@ -25,6 +25,7 @@ MAX_SYMBOLS = 40  # no printed card comes near (Progenitus has 10)
 # The readings of a cost grow fast with its hybrid symbols (40 hybrids: over a million).
 # Printed cards stay far below (Reaper King, Ulalek: 32); this bounds the work a query can ask for.
 MAX_READINGS = 4096
+MAX_GENERIC_DIGITS = 7
 _HALF = {f"H{c}" for c in COLOURS} | {"HC"}
 
 
@@ -33,13 +34,16 @@ class ManaCostError(ValueError):
 
     def __init__(self, text: str, detail: str = ""):
         self.text = text
-        super().__init__(f"invalid mana cost: {text!r}" + (f" ({detail})" if detail else ""))
+        shown = text if len(text) <= 300 else text[:300] + "…"  # quote it, not a megabyte of it
+        super().__init__(f"invalid mana cost: {shown!r}" + (f" ({detail})" if detail else ""))
 
 
 def _canonical_symbol(raw: str) -> str:
     """Normalise the inside of one brace pair, e.g. 'u/w' -> 'W/U'; raise KeyError if unknown."""
     s = raw.strip().upper()
     if _DIGITS.fullmatch(s):
+        if len(s.lstrip("0")) > MAX_GENERIC_DIGITS:
+            raise KeyError(raw)  # Gleemax's {1000000} is the largest printed number
         return str(int(s))
     if s in _COLOUR_SET or s in _PLAIN_OTHERS or s in _HALF:
         return s
@@ -139,6 +143,8 @@ class ManaCost:
             try:
                 sym = _canonical_symbol(r)
             except KeyError:
+                if _DIGITS.fullmatch(r.strip()):
+                    raise ManaCostError(text, f"a number over {MAX_GENERIC_DIGITS} digits") from None
                 raise ManaCostError(text, f"unknown symbol {{{r}}}") from None
             if _DIGITS.fullmatch(sym):
                 generic = (generic or 0) + int(sym)
@@ -195,10 +201,6 @@ class ManaCost:
         """The colours of the printed symbols (705.8), in WUBRG order."""
         present = {c for s in self.symbols for c in s.replace("H", "") if c in COLOURS}
         return tuple(c for c in COLOURS if c in present)
-
-    @property
-    def has_hybrid(self) -> bool:
-        return any(len(_halves(s, False)) > 1 for s in self.symbols)
 
     def instantiations(self, phyrexian_as_hybrid: bool = False) -> frozenset[ManaCost]:
         """Every concrete cost this one can be read as under D1/D3.

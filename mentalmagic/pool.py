@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .errors import UnknownCard
@@ -21,7 +21,6 @@ class PoolInfo:
     lacks: tuple[str, ...] = ()
     legalities_known: bool = True
     french_known: bool = True
-    extra: dict = field(default_factory=dict)
 
 
 class CardPool:

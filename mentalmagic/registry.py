@@ -65,9 +65,6 @@ class NameRegistry:
     def taken_keys(self) -> frozenset[str]:
         return frozenset(self._by_key)
 
-    def is_taken(self, name: str) -> bool:
-        return fold(name) in self._by_key
-
     def taken_before(self, name: str, seq: int) -> bool:
         """Was ``name`` already taken when event ``seq`` happened (strictly before it)?"""
         return any(r.seq < seq for r in self._by_key.get(fold(name), ()))

@@ -17,7 +17,7 @@ from cards import Source, source_from_env
 from .index import CandidateFinder
 from .pool import CardPool
 from .storage import connect
-from .storage.carddb import build_cards, is_current, load_pool
+from .storage.carddb import build_cards, is_current, load_pool, stored_source
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,11 +66,17 @@ def ensure_cards(db_path: Path, source: Source | None = None, *, force: bool = F
         db.conn.close()
 
 
-def open_runtime(db_path: Path, source: Source | None = None) -> Runtime:
-    """Make sure the card tables are current, then load the pool and its default index."""
+def open_runtime(db_path: Path, source: Source | None = None, *, rebuild: bool = True) -> Runtime:
+    """Load the pool and its default index, first making the card tables current.
+
+    ``rebuild=False`` (the CLI's look-ups) builds only an empty database and
+    otherwise uses the stored cards as they are: a judge's query must never
+    swap the cards under a running server. ``stale_source()`` says when they differ.
+    """
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    ensure_cards(db_path, source)
+    if rebuild or not has_cards(db_path):
+        ensure_cards(db_path, source)
     db = connect(db_path)
     try:
         pool = load_pool(db)
@@ -79,3 +85,25 @@ def open_runtime(db_path: Path, source: Source | None = None) -> Runtime:
     finder = CandidateFinder(pool)
     finder.index("vintage")  # the default format answers the first query at once
     return Runtime(db_path=db_path, pool=pool, finder=finder)
+
+
+def has_cards(db_path: Path) -> bool:
+    db = connect(db_path)
+    try:
+        return stored_source(db) is not None
+    finally:
+        db.conn.close()
+
+
+def stale_source(db_path: Path, source: Source | None = None) -> str | None:
+    """A warning when the stored cards come from another source than the setting names."""
+    source = source or source_from_env()
+    db = connect(db_path)
+    try:
+        stored = stored_source(db)
+    finally:
+        db.conn.close()
+    if stored and stored["signature"] != source.signature:
+        return (f"the card database holds {stored['label']}, but MENTALMAGIC_CARDS names {source.label}; "
+                "run `mentalmagic build-cards` to switch")
+    return None

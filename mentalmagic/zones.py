@@ -14,7 +14,6 @@ COMMAND = "command"
 REMOVED = "removed"  # left the game with its owner (multiplayer rule)
 
 MOVE_ZONES = (LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, EXILE, STACK, COMMAND)
-ZONES = (*MOVE_ZONES, REMOVED)
 HIDDEN_ZONES = frozenset({LIBRARY, HAND})  # a card there is neither face up nor face down
 CONTROLLED_ZONES = frozenset({BATTLEFIELD, STACK})  # where a controller differs from the owner
 
@@ -65,6 +64,15 @@ class CardState:
     def holder(self) -> str | None:
         """The player who acts for it: its controller where control exists, else its owner."""
         return self.controller if self.zone in CONTROLLED_ZONES and self.controller else self.owner
+
+    @property
+    def namer(self) -> str | None:
+        """705.4: who names it when it is turned face up: its controller (its owner out of play)."""
+        return self.controller or self.owner
+
+    def face_up_via(self, via: str | None = None) -> str:
+        """How it is turned face up: as asked, else as it went face down (a morph stays a morph)."""
+        return via or self.face_down_via or "effect"
 
     def visible_to(self, viewer: str | None, is_judge: bool = False) -> bool:
         """May ``viewer`` see the printed card? (API.md: holder of a hand, controller of a face-down card.)"""

@@ -369,7 +369,7 @@ def test_a_shock_cast_from_a_hand_is_named_in_the_same_step(client):
     g = Game(client, ["Lightning Bolt", "Savannah Lions"])
     [bolt] = g.draw(ANA)
     g.refused(ANA, 409, "name_required", "705.1", type="move", card=bolt, to="stack")
-    g.refused(BOB, 409, "wrong_namer", "705.1", type="move", card=bolt, to="stack", name="Shock")
+    g.refused(BOB, 403, "forbidden", None, type="move", card=bolt, to="stack", name="Shock")  # her hand
     before = len(g.events())
     body = g.cast(ANA, bolt, "Choc")
     event = body["event"]
@@ -388,8 +388,10 @@ def test_an_unnamed_card_discarded_from_a_hand_is_named_before_it_leaves(client)
     [shock] = g.draw(ANA)
     g.refused(ANA, 409, "name_required", "705.2", type="move", card=shock, to="graveyard")
     g.refused(ANA, 409, "name_required", "705.2", type="move", card=shock, to="exile")
+    g.refused(BOB, 403, "forbidden", None, type="move", card=shock, to="graveyard", name="Lightning Bolt")
+    g.do(ANA, type="reveal", cards=[shock], player=ANA)  # e.g. Duress: Bob may now pick it...
     g.refused(BOB, 409, "wrong_namer", "705.2", type="move", card=shock, to="graveyard", name="Lightning Bolt")
-    body = g.do(ANA, type="move", card=shock, to="graveyard", name="Lightning Bolt")
+    body = g.do(ANA, type="move", card=shock, to="graveyard", name="Lightning Bolt")  # ...but Ana names it
     assert body["event"]["rule"] == "705.2"
     assert body["event"]["data"]["naming"] == {"name": "Lightning Bolt", "player": ANA, "rule": "705.2",
                                                "exception": None}
@@ -662,11 +664,9 @@ REFUSALS = [
     ("name_required", "705.2", ANA, {"type": "move", "card": "shock", "to": "graveyard"}),
     ("name_required", "705.3", BOB, {"type": "move", "card": "bolt", "to": "graveyard", "player": BOB}),
     ("wrong_namer", "705.6", BOB, {"type": "name", "card": "shock", "name": "Burst Lightning"}),
-    ("wrong_namer", "705.2", BOB, {"type": "move", "card": "shock", "to": "graveyard", "name": "Burst Lightning"}),
     ("pentaland_refused", "703.6", ANA, {"type": "name", "card": "lions", "name": "Isamaru, Hound of Konda"}),
     ("pentaland_refused", "703.7", ANA, {"type": "move", "card": "lions", "to": "graveyard", "face_down": False}),
     ("pentaland_refused", "703.3", ANA, {"type": "move", "card": "cast", "to": "battlefield", "pentaland": True}),
-    ("pentaland_refused", "703.2", BOB, {"type": "move", "card": "shock", "to": "battlefield", "pentaland": True}),
     ("face_down_refused", "705.4", ANA, {"type": "turn_face_up", "card": "shock", "name": "Burst Lightning"}),
     ("ownership_refused", "702.2", ANA, {"type": "move", "card": "shock", "to": "graveyard", "player": BOB,
                                          "name": "Burst Lightning"}),
@@ -811,6 +811,21 @@ FOR_ANOTHER = [
     {"type": "draw", "player": BOB, "printed": "Lightning Bolt"},
     {"type": "name", "card": "shock", "name": "Burst Lightning", "player": BOB},
 ]
+
+
+ANOTHERS_HAND = [
+    {"type": "move", "card": "shock", "to": "graveyard", "name": "Burst Lightning"},
+    {"type": "move", "card": "shock", "to": "battlefield", "pentaland": True},
+    {"type": "move", "card": "shock", "to": "library"},
+    {"type": "move", "card": "shock", "to": "battlefield", "face_down": True},
+]
+
+
+@pytest.mark.parametrize("action", ANOTHERS_HAND, ids=[f"{a['to']} {sorted(a)}" for a in ANOTHERS_HAND])
+def test_an_unrevealed_card_of_another_players_hand_is_theirs_alone_to_move(client, action):
+    g, cards = refusal_table(client)
+    action = {k: (cards.get(v, v) if k == "card" else v) for k, v in action.items()}
+    g.refused(BOB, 403, "forbidden", None, **action)
 
 
 @pytest.mark.parametrize("action", FOR_ANOTHER, ids=[f"{a['type']} {sorted(a)}" for a in FOR_ANOTHER])

@@ -275,7 +275,7 @@ def test_two_services_on_one_file_see_each_others_undo_and_next_action(start):
     assert bolt["owner"] == BOB
     # so service one must not let Ana cast Bob's card as if it were still in her hand
     response = game.act(ANA, type="move", card=bolt["id"], to="stack", name="Shock")
-    assert response.status_code == 409, response.get_json()
+    assert response.status_code == 403, response.get_json()  # it is in Bob's hand: his alone to move
 
 
 # == the database's own guards =========================================================================

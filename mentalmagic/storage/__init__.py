@@ -11,14 +11,13 @@ import sqlite_utils
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schema.sql"
 
 
-def connect(path: str | Path, *, check_same_thread: bool = True, apply_schema: bool = True) -> sqlite_utils.Database:
+def connect(path: str | Path, *, apply_schema: bool = True) -> sqlite_utils.Database:
     """Open the database, apply schema.sql, and set the pragmas every connection needs.
 
     The connection is in autocommit mode; every multi-step write goes through
     ``transaction()`` so that it lands whole or not at all.
     """
-    conn = sqlite3.connect(str(path), timeout=30, check_same_thread=check_same_thread,
-                           isolation_level=None)
+    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA busy_timeout = 30000")
     if str(path) != ":memory:":
@@ -35,7 +34,8 @@ def transaction(db: sqlite_utils.Database):
     db.conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
+        db.conn.execute("COMMIT")
     except BaseException:
-        db.conn.execute("ROLLBACK")
+        if db.conn.in_transaction:  # also when COMMIT itself failed: never leave it open
+            db.conn.execute("ROLLBACK")
         raise
-    db.conn.execute("COMMIT")

@@ -76,7 +76,7 @@ def load_pool(db: sqlite_utils.Database, bans: BanList | None = None) -> CardPoo
     """Read every card into memory as the domain's CardPool."""
     meta = stored_source(db)
     if meta is None:
-        raise LookupError("the card database is empty: run `flask --app app build-cards`")
+        raise LookupError("the card database is empty: run `mentalmagic build-cards`")
     faces: dict[str, list[dict]] = defaultdict(list)
     for f in db.query("select * from faces"):
         f["types"] = json.loads(f["types"])

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..errors import Forbidden, NameTaken, NothingToUndo, Unauthorized, UnknownGame
+from ..errors import AlreadyNamed, Forbidden, NameTaken, NothingToUndo, Unauthorized, UnknownGame
 from ..index import CandidateFinder
 from ..ledger import Event, GameSetup, GameState, Player, check_setup, decide, replay
 from ..names import fold
@@ -141,9 +141,6 @@ class GameStore:
             return cached
         return self._remember(self._replay(row))
 
-    def game_view(self, game_id: str) -> Game:
-        return self.load(game_id)
-
     def authenticate(self, game_id: str, authorization: str | None) -> Caller:
         """The caller a bearer token stands for in this game; 401 when missing or wrong."""
         row = self._row(game_id)
@@ -182,9 +179,11 @@ class GameStore:
                 db["events"].insert(self._event_row(game_id, event))
                 changed = self._sync(db, game_id, game.state, new_state)
                 db.execute("update games set seq = ?, version = version + 1 where id = ?", [event.seq, game_id])
-        except sqlite3.IntegrityError as e:
-            if "names" in str(e):  # the database's own guard of 704.2
+        except sqlite3.IntegrityError as e:  # the database's own guards of 704.2 and 704.4
+            if "names.name_key" in str(e):
                 raise NameTaken("that name was taken by another card at the same moment") from e
+            if "names.card" in str(e):
+                raise AlreadyNamed("this card was named at the same moment") from e
             raise
         new_game = self._remember(Game(game_id, game.setup, new_state, game.created_at, game.version + 1))
         return event, changed, new_game

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import Blueprint, current_app, jsonify, request
 
 from .. import __version__
+from ..cards import Card
 from ..formats import FORMATS
+from ..mana import ManaCost
 from . import schemas
 from .views import candidate_json, card_json, card_summary
 
@@ -20,19 +24,31 @@ def runtime():
     return current_app.extensions["mentalmagic"]
 
 
-def game_context(args: dict) -> tuple[str, bool, set[str]]:
-    """The format, house option and taken names a query runs under (a game's, if given)."""
-    fmt = args["format"]
-    option = args.get("phyrexian_as_hybrid")
-    taken: set[str] = set()
+@dataclass
+class Query:
+    """What /candidates and /check ask under: the printed card or cost, format, option, taken names."""
+
+    printed: Card | None
+    cost: ManaCost | None
+    fmt: str
+    phyrexian_as_hybrid: bool
+    taken: frozenset[str]
+
+
+def load_query(schema) -> tuple[dict, Query]:
+    """Read the query string; a ``game`` gives its format, house option and taken names."""
+    args = schema.load(request.args.to_dict())
+    rt = runtime()
+    fmt, option, taken = args["format"], args.get("phyrexian_as_hybrid"), frozenset()
     if args.get("game"):
-        game = runtime().games.game_view(args["game"])
+        game = rt.games.load(args["game"])
         if "format" not in request.args:
             fmt = game.format
         if option is None:
-            option = bool(game.options.get("phyrexian_as_hybrid", False))
+            option = game.setup.phyrexian_as_hybrid
         taken = game.taken_keys
-    return fmt, bool(option), taken
+    printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
+    return args, Query(printed, args.get("cost"), fmt, bool(option), taken)
 
 
 @bp.get("/health")
@@ -70,18 +86,11 @@ def search():
 
 @bp.get("/candidates")
 def candidates():
-    args = _candidates.load(request.args.to_dict())
+    args, q = load_query(_candidates)
     rt = runtime()
-    fmt, option, taken = game_context(args)
-    printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
-    result = rt.finder.candidates(
-        printed=printed,
-        cost=args.get("cost"),
-        fmt=fmt,
-        phyrexian_as_hybrid=option,
-        type_=args.get("type"),
-        keyword=args.get("keyword"),
-    )
+    printed, taken = q.printed, q.taken
+    result = rt.finder.candidates(printed=printed, cost=q.cost, fmt=q.fmt, phyrexian_as_hybrid=q.phyrexian_as_hybrid,
+                                  type_=args.get("type"), keyword=args.get("keyword"))
     start = args["offset"]
     end = start + args["limit"] if "limit" in args else None
     bans = rt.pool.bans
@@ -102,20 +111,15 @@ def candidates():
 
 @bp.get("/check")
 def check():
-    args = _check.load(request.args.to_dict())
-    rt = runtime()
-    fmt, option, taken = game_context(args)
-    printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
-    verdict = rt.finder.check(
-        args["name"], printed=printed, cost=args.get("cost"), fmt=fmt,
-        phyrexian_as_hybrid=option, taken=taken,
-    )
+    args, q = load_query(_check)
+    verdict = runtime().finder.check(args["name"], printed=q.printed, cost=q.cost, fmt=q.fmt,
+                                     phyrexian_as_hybrid=q.phyrexian_as_hybrid, taken=q.taken)
     return jsonify(
         {
             "legal": verdict.legal,
             "reasons": [{"rule": r.rule, "message": r.message} for r in verdict.reasons],
             "name": verdict.nameable.name if verdict.nameable else None,
-            "format": fmt,
+            "format": q.fmt,
         }
     )
 

@@ -24,7 +24,19 @@ STATUS = [
 ]
 
 
+def _text(value):
+    """What the client sent may hold a lone surrogate: never let it break the error itself."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_text(k): _text(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_text(v) for v in value]
+    return value
+
+
 def envelope(status: int, code: str, message: str, *, rule=None, fields=None):
+    message, fields = _text(message), _text(fields)
     body = {"code": code, "message": message}
     if rule:
         body["rule"] = rule

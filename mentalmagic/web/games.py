@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, current_app, jsonify, request
 
 from ..errors import Forbidden, InvalidInput
-from ..ledger import could_be, face_up_options, printed_facts, share_a_name
+from ..ledger import could_be, face_up_options, name_taken, printed_facts, share_a_name
 from ..storage.gamedb import Caller, Game
 from . import schemas
 from .errors import envelope
@@ -23,7 +25,12 @@ def store():
 
 
 def _json_body() -> dict:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+        # text that isn't Unicode (a lone surrogate) can be neither stored nor answered
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (RecursionError, UnicodeEncodeError):
+        raise _BadRequest() from None
     if data is None:
         raise _BadRequest()
     return data
@@ -40,12 +47,15 @@ def _caller(game_id: str) -> Caller:
 def card_view(game: Game, card_id: str, caller: Caller) -> dict:
     """One physical card as ``caller`` may see it: ``printed`` only where allowed."""
     c = game.state.cards[card_id]
+    visible = c.visible_to(caller.player, caller.is_judge)
     out = {
         "id": c.id, "zone": c.zone, "owner": c.owner, "controller": c.controller,
+        # a name is announced when it is given (705.1-705.4) and listed by GET /names: it is public,
+        # even once a named card is turned face down (704.4)
         "face_down": c.face_down, "pentaland": c.pentaland, "named_as": c.named_as,
         "revealed": c.revealed,
     }
-    if c.visible_to(caller.player, caller.is_judge):
+    if visible:
         out["printed"] = c.printed
         facts = printed_facts(store().finder.pool.lookup(c.printed))
         out["printed_mana_cost"] = facts["mana_cost"]  # 705.7: answerable without naming
@@ -85,7 +95,8 @@ def game_json(game: Game, caller: Caller) -> dict:
 
 @bp.errorhandler(_BadRequest)
 def bad_json(_e):
-    return envelope(400, "bad_request", "the body must be a JSON object (Content-Type: application/json)")
+    return envelope(400, "bad_request",
+                    "the body must be JSON in UTF-8 (Content-Type: application/json), not nested too deep")
 
 
 @bp.post("")
@@ -139,11 +150,10 @@ def could_be_view(game_id: str):
     game = store().load(game_id)
     if game.setup.player(args["player"]) is None:
         raise InvalidInput(f"no player {args['player']!r} in this game", fields={"player": ["unknown player"]})
-    ids = could_be(game.state, game.setup, store().finder, args["player"], args["name"])
-    entries = store().finder.pool.nameables_called(args["name"])
-    taken = any(n.key in game.taken_keys for n in entries)
-    return jsonify({"player": args["player"], "name": entries[0].name if entries else args["name"],
-                    "taken": taken, "cards": ids, "rule": "705.11"})
+    finder = store().finder
+    ids = could_be(game.state, game.setup, finder, args["player"], args["name"])
+    return jsonify({"player": args["player"], "name": finder.pool.nameables_called(args["name"])[0].name,
+                    "taken": name_taken(game.state, finder, args["name"]), "cards": ids, "rule": "705.11"})
 
 
 @bp.get("/<game_id>/same-name")

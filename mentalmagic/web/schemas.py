@@ -7,6 +7,8 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate, validates_schema
 
 from ..formats import FORMATS
+from ..zones import MOVE_ZONES
+from ..zones import VIAS as ZONE_VIAS
 from .fields import ManaCostField
 
 STATUS_VALUES = ["legal", "banned", "restricted"]
@@ -150,8 +152,8 @@ class ErrorOut(Schema):
 
 
 # -- games (API.md, "Games") -------------------------------------------------------
-ZONES = ["library", "hand", "battlefield", "graveyard", "exile", "stack", "command"]
-VIAS = ["morph", "megamorph", "disguise", "manifest", "cloak", "effect"]
+ZONES = list(MOVE_ZONES)
+VIAS = list(ZONE_VIAS)
 _id = fields.String(validate=validate.Length(min=1, max=64))
 
 
@@ -268,7 +270,7 @@ def load_action(data) -> dict:
     if not isinstance(data, dict):
         raise ValidationError({"_schema": ["an action is a JSON object"]})
     kind = data.get("type")
-    if kind not in ACTIONS:
+    if not isinstance(kind, str) or kind not in ACTIONS:
         raise ValidationError({"type": [f"must be one of: {', '.join(ACTIONS)}"]})
     return ACTIONS[kind]().load(data)
 

@@ -1,0 +1,97 @@
+"""Input a careless or hostile bot may send: always the envelope, never a 500, nothing recorded."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from support import fresh_games_db
+
+from mentalmagic.cli import main
+from mentalmagic.runtime import Runtime
+from mentalmagic.web import create_app, schemas
+
+API = "/api/v1"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory, card_db_path, pool, finder):
+    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("hostile") / "games.sqlite")
+    app = create_app({"DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+    return app.test_client()
+
+
+def envelope(response, status: int) -> dict:
+    assert response.status_code == status, (response.status_code, response.data[:300])
+    body = response.get_json()
+    assert schemas.ErrorOut().validate(body) == {} and set(body) == {"error"}
+    return body["error"]
+
+
+@pytest.fixture
+def game(client):
+    created = client.post(f"{API}/games", json={"players": [{"name": "Ana"}, {"name": "Bob"}],
+                                               "library": ["Shock", "Lightning Bolt"]}).get_json()
+    return created["id"], {"Authorization": f"Bearer {created['players'][0]['token']}"}
+
+
+@pytest.mark.parametrize("cost", ["{" + "9" * 5000 + "}", "{1" + "0" * 400 + "}", "{10000000}"])
+def test_a_generic_number_larger_than_any_printed_one_is_a_422(client, cost):
+    for path in ("candidates", "check"):
+        query = {"cost": cost} if path == "candidates" else {"cost": cost, "name": "Shock"}
+        error = envelope(client.get(f"{API}/{path}", query_string=query), 422)
+        assert "over 7 digits" in error["fields"]["cost"][0]
+
+
+@pytest.mark.parametrize("kind", [["draw"], {"draw": 1}, None, 7])
+def test_an_action_type_that_isnt_text_is_a_422_on_the_type_field(client, game, kind):
+    gid, ana = game
+    error = envelope(client.post(f"{API}/games/{gid}/actions", json={"type": kind}, headers=ana), 422)
+    assert "type" in error["fields"]
+
+
+def test_a_body_nested_too_deep_is_a_400(client, game):
+    gid, ana = game
+    body = "[" * 100_000 + "]" * 100_000
+    response = client.post(f"{API}/games/{gid}/actions", data=body, headers={**ana, "Content-Type": "application/json"})
+    envelope(response, 400)  # the body limit may answer 413 first for larger ones; this one fits
+
+
+@pytest.mark.parametrize("field", ["name", "team", "library"])
+def test_text_that_isnt_unicode_is_a_400_and_creates_nothing(client, field):
+    player = {"name": "Ana", "team": None}
+    body = {"players": [player, {"name": "Bob"}], "library": ["Shock"]}
+    if field == "library":
+        body["library"] = ["\ud800"]
+    else:
+        player[field] = "\ud800"
+    raw = json.dumps(body)  # json escapes the lone surrogate as \\ud800, as a bot's encoder would
+    response = client.post(f"{API}/games", data=raw, headers={"Content-Type": "application/json"})
+    envelope(response, 400)
+
+
+def test_an_unknown_card_names_the_field_with_a_list_of_messages(client):
+    error = envelope(client.get(f"{API}/cards/No Such Card"), 404)
+    assert error["fields"] == {"name": ["unknown card"]}
+
+
+def test_the_cli_reports_a_bad_setting_without_a_traceback(tmp_path, card_db_path, monkeypatch):
+    db = fresh_games_db(card_db_path, tmp_path / "cli.sqlite")
+    monkeypatch.setenv("MENTALMAGIC_BANLIST", str(tmp_path / "missing.csv"))
+    result = CliRunner().invoke(main, ["--db", str(db), "card", "Shock"])
+    assert result.exit_code == 1 and "missing.csv" in result.output and "Traceback" not in result.output
+    monkeypatch.delenv("MENTALMAGIC_BANLIST")
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(tmp_path / "nope.json"))
+    result = CliRunner().invoke(main, ["--db", str(db), "build-cards"])
+    assert result.exit_code == 1 and "not a file" in result.output
+
+
+def test_a_cli_look_up_never_rebuilds_the_cards_under_a_server(tmp_path, card_db_path, snapshot_path, monkeypatch):
+    """The stored snapshot stays; the judge is told the setting names another source."""
+    db = fresh_games_db(card_db_path, tmp_path / "cli.sqlite")
+    monkeypatch.delenv("MENTALMAGIC_CARDS", raising=False)  # the setting now names the embedded corpus
+    result = CliRunner().invoke(main, ["--db", str(db), "card", "lions des savanes"])
+    assert result.exit_code == 0, result.output
+    assert "Savannah Lions" in result.output  # French names: still the snapshot
+    assert "warning: the card database holds" in result.output and "build-cards" in result.output
