@@ -34,6 +34,7 @@ class CostIndex:
                     by_cost[concrete].append(pos)
         self.by_cost = {k: tuple(v) for k, v in by_cost.items()}
         self.size = sum(len(v) for v in self.by_cost.values())
+        self._answers: dict[tuple[ManaCost, ...], tuple[Nameable, ...]] = {}
 
     def matching(self, costs: Iterable[ManaCost]) -> list[Nameable]:
         """Every entry some reading of which equals some reading of ``costs`` (D1), by name."""
@@ -42,6 +43,16 @@ class CostIndex:
             for concrete in cost.instantiations(self.phyrexian_as_hybrid):
                 found.update(self.by_cost.get(concrete, ()))
         return [self.nameables[pos] for pos in sorted(found)]
+
+    def names_for(self, costs: tuple[ManaCost, ...]) -> tuple[Nameable, ...]:
+        """``matching(costs)`` with one entry per name, remembered: a pool has ~900 printed costs."""
+        answer = self._answers.get(costs)
+        if answer is None:
+            seen: set[str] = set()
+            answer = tuple(n for n in self.matching(costs) if not (n.key in seen or seen.add(n.key)))
+            if len(self._answers) < 20_000:  # costs typed by users must not grow it forever
+                self._answers[costs] = answer
+        return answer
 
 
 @dataclass
@@ -112,16 +123,13 @@ class CandidateFinder:
         """Every name the printed card (or cost) may take in ``fmt``, sorted by name."""
         fmt = check_format(fmt)
         costs = self.printed_costs(printed, cost)
-        excluded = printed.face_names if printed is not None else frozenset()
-        seen: set[str] = set()
-        out = []
-        for n in self.index(fmt, phyrexian_as_hybrid).matching(costs):
-            if n.key in excluded or n.key in seen:
-                continue
-            if not n.face.fits(type_, keyword):
-                continue
-            seen.add(n.key)
-            out.append(n)
+        found = self.index(fmt, phyrexian_as_hybrid).names_for(tuple(costs))
+        if printed is not None:  # never the printed card itself, nor any face of it (704.1, D4)
+            excluded = printed.face_names
+            found = [n for n in found if n.key not in excluded]
+        if type_ or keyword:
+            found = [n for n in found if n.face.fits(type_, keyword)]
+        out = list(found)
         return CandidateList(
             printed=printed,
             costs=self.concrete_costs(costs, phyrexian_as_hybrid),

@@ -43,13 +43,15 @@ def card_summary(card: Card) -> dict:
 
 
 def candidate_json(n: Nameable, taken: bool, watched: bool) -> dict:
-    return {
-        "name": n.name,
-        "french_name": n.french_name,
-        "mana_cost": str(n.cost),
-        "mana_value": _num(n.cost.mana_value),
-        "type_line": n.face.type_line,
-        "taken": taken,
-        "watched": watched,
-        "card": n.card.name,
-    }
+    base = n.__dict__.get("_json")
+    if base is None:  # a nameable never changes: build its JSON once per process
+        base = {
+            "name": n.name,
+            "french_name": n.french_name,
+            "mana_cost": str(n.cost),
+            "mana_value": _num(n.cost.mana_value),
+            "type_line": n.face.type_line,
+            "card": n.card.name,
+        }
+        object.__setattr__(n, "_json", base)
+    return {**base, "taken": taken, "watched": watched}
