@@ -297,3 +297,23 @@ def test_health_reports_what_the_embedded_default_lacks(embedded):
     body = client.get("/api/v1/candidates?printed=Fire%20//%20Ice&limit=1").get_json()
     assert body["costs"] == ["{1}{R}"]
     assert body["unknown_faces"] == ["Ice"]
+
+
+def test_a_playgroups_edited_ban_list_is_data_not_code(pool, tmp_path, monkeypatch):
+    """House rules: a copy of the list with one more ban, named by MENTALMAGIC_BANLIST, is obeyed."""
+    from cards import BANLIST_PATH
+    from cards.banlist import read_banlist
+    from mentalmagic.index import CandidateFinder
+    from mentalmagic.pool import CardPool
+
+    house = tmp_path / "house-bans.csv"
+    house.write_text(BANLIST_PATH.read_text(encoding="utf-8") + "706.2,Éclair,Lightning Bolt,banned\n",
+                     encoding="utf-8")
+    monkeypatch.setenv("MENTALMAGIC_BANLIST", str(house))
+    finder = CandidateFinder(CardPool(list(pool.cards), read_banlist(), pool.info))
+    names = [n.name for n in finder.candidates(printed=pool.lookup("Shock")).candidates]
+    assert "Lightning Bolt" not in names and "Burst Lightning" in names
+    verdict = finder.check("Lightning Bolt", printed=pool.lookup("Shock"))
+    assert not verdict.legal and verdict.reasons[0].rule == "706.2"
+    default = [n.name for n in CandidateFinder(pool).candidates(printed=pool.lookup("Shock")).candidates]
+    assert "Lightning Bolt" in default
