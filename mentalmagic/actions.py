@@ -432,18 +432,18 @@ class _Decider:
         return {"cards": [c.id for c in cards], "player": pid, "looker": looker}, "702.2c"
 
     def _end_reveal(self):
-        cards = self._cards(allow_count=False)
-        for c in cards:
-            if not c.revealed:
-                raise InvalidInput(f"card {c.id} is not revealed", fields={"cards": [f"{c.id} is not revealed"]})
-        return {"cards": [c.id for c in cards]}, "702.2b"
+        return self._ending(lambda c: c.revealed, "revealed"), "702.2b"
 
     def _end_look(self):
+        return self._ending(lambda c: bool(c.looked_by), "looked at"), "702.2c"
+
+    def _ending(self, ongoing, what: str) -> dict:
+        """The cards a reveal or look ends for; each must still be under it."""
         cards = self._cards(allow_count=False)
         for c in cards:
-            if not c.looked_by:
-                raise InvalidInput(f"card {c.id} is not looked at", fields={"cards": [f"{c.id} is not looked at"]})
-        return {"cards": [c.id for c in cards]}, "702.2c"
+            if not ongoing(c):
+                raise InvalidInput(f"card {c.id} is not {what}", fields={"cards": [f"{c.id} is not {what}"]})
+        return {"cards": [c.id for c in cards]}
 
     def _leave_game(self):
         pid = self.a.get("player", self.actor)
