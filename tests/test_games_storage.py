@@ -423,3 +423,22 @@ def test_a_random_walk_of_actions_never_fails_the_server_and_its_log_replays_to_
     state = live.load(game.id)
     assert replay(state.setup, live.events(game.id)).snapshot() == state.state.snapshot()
     assert game.on(start()).record() == game.record()
+
+
+def test_a_database_from_before_the_version_column_gets_it_on_start(tmp_path):
+    """An older file (games without ``version``) is brought up to date, its games kept."""
+    from mentalmagic.storage import connect
+
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE games (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, format TEXT NOT NULL, "
+                "options TEXT NOT NULL DEFAULT '{}', setup TEXT NOT NULL, judge_token_hash TEXT NOT NULL, "
+                "seq INTEGER NOT NULL DEFAULT 0)")
+    old.execute("INSERT INTO games VALUES ('g1', 'then', 'vintage', '{}', '{}', 'h', 3)")
+    old.commit()
+    old.close()
+    db = connect(path)
+    try:
+        assert list(db.query("select id, seq, version from games")) == [{"id": "g1", "seq": 3, "version": 0}]
+    finally:
+        db.conn.close()

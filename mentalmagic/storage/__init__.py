@@ -25,7 +25,22 @@ def connect(path: str | Path, *, apply_schema: bool = True) -> sqlite_utils.Data
         conn.execute("PRAGMA synchronous = FULL")  # durable commits: a game survives a crash
     if apply_schema:
         conn.executescript(SCHEMA_PATH.read_text(encoding="utf-8"))
+        _add_missing_columns(conn)
     return sqlite_utils.Database(conn)
+
+
+# Columns added to a table after its first release: (table, column, definition). schema.sql
+# creates new databases whole; an older file gets the column here, once.
+ADDED_COLUMNS = [
+    ("games", "version", "INTEGER NOT NULL DEFAULT 0"),
+]
+
+
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    for table, column, definition in ADDED_COLUMNS:
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if column not in have:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
 
 
 @contextmanager
