@@ -25,7 +25,7 @@ from .errors import (
 from .game import ACTION_TYPES, LEAVE_RULE, LEFT, LOST, PUBLIC_ZONES, Event, GameSetup, GameState
 from .index import CandidateFinder
 from .names import fold
-from .registry import VIA_FILTERS
+from .registry import PLAYED_AS, face_up_filter
 from .zones import (
     BATTLEFIELD,
     CONTROLLED_ZONES,
@@ -186,27 +186,35 @@ class _Decider:
         raise AlreadyNamed(f"this card is already named {c.named_as}; a named card is never renamed",
                            fields={"name": [f"already named {c.named_as}"]})
 
-    def _face_up_naming(self, c: CardState, name: str | None, via: str) -> tuple[dict | None, dict | None]:
+    def _face_up_naming(self, c: CardState, name: str | None, via: str, namer: str | None = None,
+                        moving_to: str | None = None) -> tuple[dict | None, dict | None]:
         """705.4/705.4a/D8 for an unnamed face-down card turned face up: (naming, game loss)."""
-        namer = c.namer
+        namer = namer or c.namer
         self._check_namer(namer, "705.4", "its controller names a face-down card turned face up")
         printed = self._printed(c)
         choice = self.naming.face_up_choice(printed, via, self.state.names, c.face_down_seq or 0,
-                                            self.setup.opponents(namer))
+                                            self.setup.opponents(namer), face_down_via=c.face_down_via)
         if name is None:
-            if choice.loses:  # D8: the card turns face up unnamed and its player loses
+            if choice.loses:  # D8: the card turns face up unnamed and its player loses...
                 loser = c.face_down_by or namer
-                return None, {"player": loser, "rule": "705.4a"}
+                departure = self._departure(loser)  # ...and a player who loses leaves the game
+                if moving_to is not None and moving_to not in CONTROLLED_ZONES:
+                    departure["exiled"] = [cid for cid in departure["exiled"] if cid != c.id]
+                return None, {"player": loser, "rule": "705.4a", **departure}
             raise NameRequired(f"name this card as it turns face up; {choice.advice()}", rule="705.4",
                                fields={"name": ["required"]})
         n, exception = self.naming.face_up_name(printed, name, choice)
         return {"name": n.name, "player": namer, "rule": exception or "705.4", "exception": exception}, None
 
-    def _named_fits_via(self, c: CardState, via: str) -> None:
-        """A named face-down card turned face up by morph must be a morph card (705.4)."""
-        entries = self.finder.pool.nameables_called(c.named_as or "")
-        if entries and not any(n.face.fits(*VIA_FILTERS[via]) for n in entries):
-            raise NotACandidate(f"{c.named_as} can't be turned face up by {via}", rule="705.4")
+    def _fits_face_down(self, name: str | None, face_down_via: str | None, turn_up_via: str) -> None:
+        """705.4: a name a face-down card carries must fit how it was played and how it turns up
+        (a card played by morph is a morph card)."""
+        type_, keywords = face_up_filter(face_down_via, turn_up_via)
+        entries = self.finder.pool.nameables_called(name or "")
+        if entries and not any(n.face.fits(type_, *keywords) for n in entries):
+            must = " and ".join([f"have {k}" for k in keywords] + ([f"be a {type_}"] if type_ else []))
+            raise NotACandidate(f"{name} can't be this face-down card: it must {must}", rule="705.4",
+                                fields={"name": [f"must {must}"]})
 
     # -- actions ------------------------------------------------------------------------
     def _draw(self):
@@ -255,8 +263,8 @@ class _Decider:
         if to == LIBRARY:
             owner = controller = None
         else:
-            if src == LIBRARY:
-                owner = player or self.actor
+            if src == LIBRARY:  # the player whose library it is: named, else its revealer or looked-at owner
+                owner = player or c.owner or self.actor
                 if owner is None:
                     raise InvalidInput("say whose library it leaves", fields={"player": ["required"]})
             else:
@@ -293,14 +301,16 @@ class _Decider:
                 face_down = c.face_down and (src == to or (src, to) == (STACK, BATTLEFIELD))
 
         naming, loss = self._move_naming(c, src, to, face_down, pentaland, name, via, owner, controller)
+        was_face_down = c.face_down and src not in HIDDEN_ZONES
+        if face_down and not was_face_down and not pentaland and c.named_as and via in PLAYED_AS:
+            self._fits_face_down(c.named_as, via, "effect")  # a named Shock can't be cast as a morph
 
         data = {"card": c.id, "from": src, "to": to, "owner": owner, "controller": controller,
                 "face_down": face_down, "pentaland": pentaland}
         if to == LIBRARY:
             data["position"] = position or "top"
-        was_face_down = c.face_down and src not in HIDDEN_ZONES
         if face_down and not was_face_down:
-            data["face_down_by"] = controller or owner or self.acting
+            data["face_down_by"] = self.acting or controller or owner  # who played it so: D8's loser
             if not pentaland:
                 data["via"] = via or "effect"
         elif via is not None:
@@ -340,8 +350,9 @@ class _Decider:
         # CR 708.9/708.10: a face-down permanent or spell leaving its zone is revealed, so it is named
         # like one turned face up, even on its way to a hand or the library.
         if was_face_down and (face_up_public or (src in CONTROLLED_ZONES and to in HIDDEN_ZONES)):
-            naming, loss = self._face_up_naming(c, name, c.face_up_via(via))
-            return naming, loss
+            # turned up by the move itself (it dies, it is bounced): by an effect, not its own ability
+            namer = controller if to in CONTROLLED_ZONES else c.namer  # cast face up: its caster
+            return self._face_up_naming(c, name, "effect", namer=namer, moving_to=to)
         if to in CONTROLLED_ZONES and not face_down:  # cast from a hand: its player names it (705.1, 705.2)
             needed, namer, why = "705.1", c.owner if src == HAND else controller, \
                 "a card cast or put onto the battlefield face up"
@@ -349,7 +360,8 @@ class _Decider:
             needed, namer, why = "705.2", c.owner, "an unnamed card leaving a hand face up"
         elif to == GRAVEYARD and face_up_public:
             needed, namer, why = "705.3", owner, "an unnamed card put face up into a graveyard"
-        elif to in CONTROLLED_ZONES and face_down and _visible_source(c):
+        elif to in CONTROLLED_ZONES and face_down and _visible_source(c) and (via is None or via in PLAYED_AS):
+            # played face down (cast as a morph...), not put so by an effect like manifest
             needed, namer, why = "705.1", controller, "a card played face down from a visible zone"
         else:
             needed, namer, why = None, self.acting or owner, ""
@@ -358,9 +370,14 @@ class _Decider:
             if name is None:
                 raise NameRequired(f"name this card: {why} is named first", rule=needed,
                                    fields={"name": ["required"]})
-            return self._plain_naming(c, name, namer, needed), None
+            naming = self._plain_naming(c, name, namer, needed)
+            if face_down:  # a card played by morph must be named as a morph card (705.4)
+                self._fits_face_down(naming["name"], via, "effect")
+            return naming, None
         if name is None:
             return None, None
+        if not self.is_judge and self.actor not in (c.owner, c.controller, owner, controller):
+            raise WrongNamer("a player names only cards they own or control", rule="705.6")
         return self._plain_naming(c, name, namer, "704.1"), None  # a name given freely is still checked
 
     def _name(self):
@@ -373,6 +390,8 @@ class _Decider:
         if c.named_as is not None:
             self._check_same_name(c, name)
             return {"card": c.id, "name": c.named_as, "naming": None}, "704.4"
+        if c.face_down and c.zone not in HIDDEN_ZONES:
+            raise FaceDownRefused("a face-down card is named only as it is turned face up", rule="705.4")
         if self.is_judge:
             namer = self._player_field() if self.a.get("player") is not None else c.holder
         else:
@@ -391,12 +410,12 @@ class _Decider:
                                    rule="703.6")
         if not c.face_down or c.zone in HIDDEN_ZONES:
             raise FaceDownRefused("this card is not face down", rule="705.4")
-        via = c.face_up_via(via)
+        via = c.turn_up_via(via)
         data: dict = {"card": c.id, "via": via}
         if c.named_as is not None:
             self._check_namer(c.namer, "705.4", "its controller turns it face up")
             self._check_same_name(c, name)
-            self._named_fits_via(c, via)
+            self._fits_face_down(c.named_as, c.face_down_via, via)
             return data, "705.4"
         naming, loss = self._face_up_naming(c, name, via)
         if naming:
@@ -453,16 +472,21 @@ class _Decider:
             raise Forbidden("a player can only leave the game themselves")
         if self.state.players[pid].status == LEFT:
             raise PlayerOutOfGame(f"{self.setup.player(pid).name} has already left the game")
+        return {"player": pid, **self._departure(pid)}, LEAVE_RULE
+
+    def _departure(self, pid: str) -> dict:
+        """What leaves with a player (multiplayer rules): what they own leaves the game, what they
+        only control is exiled, library cards they revealed or looked at stay, without them."""
         removed, exiled, released = [], [], []
         for c in self.state.cards.values():
             if c.zone == LIBRARY:
                 if pid in (c.revealed_by, c.look_owner) or pid in c.looked_by:
                     released.append(c.id)
             elif c.zone != REMOVED and c.owner == pid:
-                removed.append(c.id)  # every object they own leaves the game
+                removed.append(c.id)
             elif c.zone in CONTROLLED_ZONES and c.controller == pid:
-                exiled.append(c.id)  # objects they control but don't own are exiled
-        return {"player": pid, "removed": removed, "exiled": exiled, "released": released}, LEAVE_RULE
+                exiled.append(c.id)
+        return {"removed": removed, "exiled": exiled, "released": released}
 
 
 def _visible_source(c: CardState) -> bool:

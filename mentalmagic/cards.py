@@ -38,9 +38,9 @@ class Face:
     def has_keyword(self, word: str) -> bool:
         return fold(word) in {fold(k) for k in self.keywords}
 
-    def fits(self, type_: str | None = None, keyword: str | None = None) -> bool:
-        """Has this type and this keyword, where asked (the filters of 705.4 and of the API)."""
-        return (not type_ or self.has_type(type_)) and (not keyword or self.has_keyword(keyword))
+    def fits(self, type_: str | None = None, *keywords: str | None) -> bool:
+        """Has this type and these keywords, where asked (the filters of 705.4 and of the API)."""
+        return (not type_ or self.has_type(type_)) and all(not k or self.has_keyword(k) for k in keywords)
 
 
 @dataclass(frozen=True)

@@ -267,14 +267,19 @@ class GameState:
             _library_ownership(c)
 
     def _fold_leave_game(self, e: Event) -> None:
-        pid = e.data["player"]
-        for cid in e.data["removed"]:
+        self._depart(e.data["player"], e.data)
+        p = self.players[e.data["player"]]
+        p.status, p.rule, p.seq = LEFT, LEAVE_RULE, e.seq
+
+    def _depart(self, pid: str, d: dict) -> None:
+        """The multiplayer rule on leaving: its ``removed``, ``exiled`` and ``released`` card lists."""
+        for cid in d["removed"]:
             c = self.cards[cid]
             c.left_from, c.zone, c.controller = c.zone, REMOVED, None
-        for cid in e.data["exiled"]:
+        for cid in d["exiled"]:
             c = self.cards[cid]
             c.zone, c.controller = EXILE, c.owner
-        for cid in e.data["released"]:  # library cards they owned or looked at stay, without them
+        for cid in d["released"]:  # library cards they owned or looked at stay, without them
             c = self.cards[cid]
             if c.revealed_by == pid:
                 c.revealed, c.revealed_by, c.reveal_continuous = False, None, False
@@ -282,8 +287,6 @@ class GameState:
             if c.look_owner == pid or not c.looked_by:
                 c.look_owner, c.looked_by = None, ()
             _library_ownership(c)
-        p = self.players[pid]
-        p.status, p.rule, p.seq = LEFT, LEAVE_RULE, e.seq
 
     def _fold_naming(self, c: CardState, naming: dict | None, seq: int) -> None:
         if not naming:
@@ -297,6 +300,8 @@ class GameState:
             return
         p = self.players.get(loss["player"])
         if p is not None and p.in_game:
+            if "removed" in loss:  # a player who loses leaves the game (multiplayer rules)
+                self._depart(p.id, loss)
             p.status, p.rule, p.seq = LOST, loss["rule"], seq
 
 

@@ -92,7 +92,6 @@ def face_up_options(state: GameState, setup: GameSetup, finder: CandidateFinder,
                     via: str | None = None) -> FaceUpChoice:
     """705.4/705.4a: the names a face-down card may take if turned face up now by ``via``."""
     c = state.card(card_id)
-    via = c.face_up_via(via)
-    namer = c.namer
     return setup.naming(finder).face_up_choice(
-        finder.pool.lookup(c.printed), via, state.names, c.face_down_seq or 0, setup.opponents(namer))
+        finder.pool.lookup(c.printed), c.turn_up_via(via), state.names, c.face_down_seq or 0,
+        setup.opponents(c.namer), face_down_via=c.face_down_via)

@@ -22,6 +22,22 @@ VIA_FILTERS: dict[str, tuple[str | None, str | None]] = {
 }
 
 
+# Played face down this way, a card must be a card with that keyword, however it later turns
+# face up (the seed's red morph that dies must be Goblin Taskmaster). Manifest and cloak put any
+# card face down: only turning it up by their own ability asks for a creature.
+PLAYED_AS = frozenset({"morph", "megamorph", "disguise"})
+
+
+def face_up_filter(face_down_via: str | None, turn_up_via: str) -> tuple[str | None, tuple[str, ...]]:
+    """705.4: (type, keywords) a name must have when a card that went face down by
+    ``face_down_via`` is turned face up by ``turn_up_via``."""
+    type_, keyword = VIA_FILTERS[turn_up_via]
+    keywords = {keyword} if keyword else set()
+    if face_down_via in PLAYED_AS:
+        keywords.add(VIA_FILTERS[face_down_via][1])
+    return type_, tuple(sorted(keywords))
+
+
 @dataclass(frozen=True)
 class NameRecord:
     """One name taken: by which card, named by which player, at which event, under which exception."""
@@ -97,14 +113,14 @@ class Naming:
         raise refusal_for(v, name)
 
     def face_up_choice(
-        self, printed: Card, via: str, registry: NameRegistry, since_seq: int, opponents: frozenset[str]
+        self, printed: Card, via: str, registry: NameRegistry, since_seq: int, opponents: frozenset[str],
+        face_down_via: str | None = None,
     ) -> FaceUpChoice:
         """The names a face-down card may take when turned face up (705.4, 705.4a, D6, D7)."""
-        type_, keyword = VIA_FILTERS[via]
-        found = self.finder.candidates(
+        type_, keywords = face_up_filter(face_down_via, via)
+        found = [n for n in self.finder.candidates(
             printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid,
-            type_=type_, keyword=keyword,
-        ).candidates
+        ).candidates if n.face.fits(type_, *keywords)]
         taken = registry.taken_keys()
         legal = tuple(n.name for n in found)
         free = tuple(n.name for n in found if n.key not in taken)
@@ -112,7 +128,8 @@ class Naming:
         window = tuple(n.name for n in found if not registry.taken_before(n.name, since_seq + 1))
         by_opponent = any(r.player in opponents for name in window for r in registry.records_for(name))
         exception = not free and bool(window) and by_opponent
-        return FaceUpChoice(via=via, legal=legal, free=free, window=window, exception=exception)
+        return FaceUpChoice(via=via, legal=legal, free=free, window=window, exception=exception,
+                            type_=type_, keywords=keywords)
 
     def face_up_name(self, printed: Card, name: str, choice: FaceUpChoice) -> tuple[Nameable, str | None]:
         """Check ``name`` for a card turned face up; returns the entry and the exception used, if any."""
@@ -143,6 +160,8 @@ class FaceUpChoice:
     free: tuple[str, ...]  # legal and not taken: one of these must be chosen if any
     window: tuple[str, ...]  # legal and free when the card went face down (D6)
     exception: bool  # 705.4a: nothing free, all the window taken since, one by an opponent
+    type_: str | None = None  # what every legal name must be...
+    keywords: tuple[str, ...] = ()  # ...and have (705.4)
 
     @property
     def allowed(self) -> tuple[str, ...]:
@@ -155,12 +174,8 @@ class FaceUpChoice:
         return not self.allowed
 
     def describe_filter(self) -> str:
-        type_, keyword = VIA_FILTERS[self.via]
-        if keyword:
-            return f"it must have {keyword}"
-        if type_:
-            return f"it must be a {type_}"
-        return "any name of the same cost"
+        musts = [f"have {k}" for k in self.keywords] + ([f"be a {self.type_}"] if self.type_ else [])
+        return "it must " + " and ".join(musts) if musts else "any name of the same cost"
 
     def advice(self) -> str:
         if self.free:

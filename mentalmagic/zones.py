@@ -70,8 +70,9 @@ class CardState:
         """705.4: who names it when it is turned face up: its controller (its owner out of play)."""
         return self.controller or self.owner
 
-    def face_up_via(self, via: str | None = None) -> str:
-        """How it is turned face up: as asked, else as it went face down (a morph stays a morph)."""
+    def turn_up_via(self, via: str | None = None) -> str:
+        """How a turn-face-up action turns it up: as asked, else by its own ability (the way it
+        went face down: a morph's cost, manifest's), else by an effect."""
         return via or self.face_down_via or "effect"
 
     def visible_to(self, viewer: str | None, is_judge: bool = False) -> bool:

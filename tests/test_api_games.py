@@ -513,12 +513,15 @@ def test_a_player_whose_face_down_card_has_no_legal_name_left_loses_the_game(cli
     body = g.do(ANA, type="turn_face_up", card=bolt, via="morph")
     event = body["event"]
     assert (event["type"], event["rule"]) == ("turn_face_up", "705.4a")
-    assert event["data"]["game_loss"] == {"player": ANA, "rule": "705.4a"}
+    loss = event["data"]["game_loss"]
+    assert {**loss, "removed": sorted(loss["removed"])} == {
+        "player": ANA, "rule": "705.4a", "removed": sorted([bolt, own]), "exiled": [], "released": []}
     assert "naming" not in event["data"]
     assert g.events()[-1] == event
     assert g.status(ANA) == "lost" and g.status(BOB) == "in_game"
-    card = g.card(bolt, BOB)
-    assert (card["face_down"], card["named_as"], card["printed"]) == (False, None, "Lightning Bolt")
+    card = g.card(bolt, BOB)  # turned face up unnamed, then gone with Ana (a player who loses leaves)
+    assert (card["face_down"], card["named_as"], card["printed"], card["zone"]) == (
+        False, None, "Lightning Bolt", "removed")
     assert g.names() == names_before  # the card stays unnamed
     g.refused(ANA, 409, "player_out_of_game", None, type="draw", player=ANA, count=1)
 
@@ -532,8 +535,9 @@ def test_a_face_down_card_whose_names_were_all_taken_before_it_went_face_down_lo
     g.morph(ANA, morph)
     g.refused(ANA, 409, "name_taken", "704.2", type="move", card=morph, to="graveyard", name="Root Elemental")
     body = g.do(ANA, type="move", card=morph, to="graveyard")
-    assert body["event"]["data"]["game_loss"] == {"player": ANA, "rule": "705.4a"}
-    assert g.status(ANA) == "lost" and g.card(morph)["named_as"] is None and g.card(morph)["zone"] == "graveyard"
+    assert body["event"]["data"]["game_loss"] == {"player": ANA, "rule": "705.4a", "removed": [morph],
+                                                  "exiled": [], "released": []}
+    assert g.status(ANA) == "lost" and g.card(morph)["named_as"] is None and g.card(morph)["zone"] == "removed"
 
 
 @pytest.mark.parametrize(("namer", "outcome"), [(CID, "lost"), (BOB, "named")],
@@ -551,7 +555,7 @@ def test_in_team_games_only_players_of_other_teams_open_705_4a(client, namer, ou
     else:
         g.refused(ANA, 409, "name_taken", "704.2", type="move", card=morph, to="graveyard", name="Root Elemental")
         body = g.do(ANA, type="move", card=morph, to="graveyard")
-        assert body["event"]["data"]["game_loss"] == {"player": ANA, "rule": "705.4a"}
+        assert body["event"]["data"]["game_loss"]["player"] == ANA
         assert g.status(ANA) == "lost"
 
 
@@ -1054,3 +1058,63 @@ def test_an_unnamed_cards_printed_facts_are_shown_to_whoever_sees_it(client):
     assert (mine["printed_mana_cost"], mine["mana_value"], mine["colors"], mine["nonland"]) == (
         "{1}{R} // {1}{U}", 4, ["U", "R"], True)  # 705.7-705.9: a split card's total and both colours
     assert "mana_value" not in g.card(fire_ice, BOB)  # a hand card tells its opponent nothing
+
+
+# -- how a card went face down, and how it turns face up (705.4) ---------------------------------
+def test_a_manifested_card_that_dies_may_be_named_any_card_of_its_cost(client):
+    # Manifest puts any card face down; only turning it up by manifest itself asks for a creature.
+    g = Game(client, ["Lightning Bolt"])
+    [bolt] = g.draw(ANA)
+    g.morph(ANA, bolt, via="manifest")
+    body = g.do(ANA, type="move", card=bolt, to="graveyard", name="Shock")  # an instant: fine
+    assert body["event"]["data"]["naming"]["name"] == "Shock"
+
+
+def test_a_card_played_by_morph_stays_a_morph_card_however_it_turns_face_up(client):
+    g = Game(client, ["Lightning Bolt"])
+    [bolt] = g.draw(ANA)
+    g.morph(ANA, bolt)
+    g.refused(ANA, 409, "not_a_candidate", "705.4", type="turn_face_up", card=bolt, via="effect", name="Shock")
+    g.refused(ANA, 409, "not_a_candidate", "705.4", type="move", card=bolt, to="graveyard", name="Shock")
+    g.do(ANA, type="turn_face_up", card=bolt, via="effect", name="Goblin Taskmaster")
+
+
+def test_a_face_down_card_is_named_only_as_it_turns_face_up(client):
+    g = Game(client, ["Lightning Bolt"])
+    [bolt] = g.draw(ANA)
+    g.morph(ANA, bolt)
+    g.refused(ANA, 409, "face_down_refused", "705.4", type="name", card=bolt, name="Goblin Taskmaster")
+
+
+def test_a_card_played_by_morph_from_a_visible_zone_is_named_as_a_morph_card(client):
+    g = Game(client, ["Shock", "Lightning Bolt"])
+    [shock] = g.library_ids("Shock")
+    g.do(ANA, type="move", card=shock, to="exile", player=ANA)
+    g.refused(ANA, 409, "not_a_candidate", "705.4", type="move", card=shock, to="battlefield", face_down=True,
+              via="morph", name="Lightning Bolt")
+    g.do(ANA, type="move", card=shock, to="battlefield", face_down=True, via="morph", name="Warbreak Trumpeter")
+
+
+def test_a_card_manifested_from_a_visible_zone_needs_no_name(client):
+    g = Game(client, ["Shock", "Lightning Bolt"])
+    [shock] = g.library_ids("Shock")
+    g.do(ANA, type="move", card=shock, to="exile", player=ANA)
+    body = g.do(ANA, type="move", card=shock, to="battlefield", face_down=True, via="manifest")
+    assert "naming" not in body["event"]["data"]  # manifest puts it face down; 705.1 is about playing it
+
+
+def test_a_player_may_not_name_a_card_they_neither_own_nor_control_by_moving_it(client):
+    g = Game(client, ["Shock", "Lightning Bolt"])
+    [shock] = g.library_ids("Shock")
+    g.do(ANA, type="move", card=shock, to="exile", player=ANA)
+    g.refused(BOB, 409, "wrong_namer", "705.6", type="move", card=shock, to="hand", name="Chain Lightning")
+
+
+def test_a_looked_at_library_card_moved_stays_owned_by_the_player_whose_library_it_is(client):
+    # 702.2c: Ana looks at Bob's library; a card of it she then mills goes to Bob, who names it (705.3).
+    g = Game(client, ["Shock", "Lightning Bolt"])
+    g.do(ANA, type="look", count=1, player=BOB)
+    [top] = [c["id"] for c in g.view()["cards"] if c["zone"] == "library" and c["owner"] == BOB]
+    g.refused(ANA, 409, "wrong_namer", "705.3", type="move", card=top, to="graveyard", name="Burst Lightning")
+    body = g.do(BOB, type="move", card=top, to="graveyard", name="Burst Lightning")
+    assert body["event"]["data"]["owner"] == BOB

@@ -470,13 +470,13 @@ def test_a_player_whose_face_down_card_has_no_legal_name_left_loses_the_game(fin
     err = t.refused(ANA, errors.NameTaken, type="turn_face_up", card="c2", name="Goblin Taskmaster")
     assert "D8" in err.message
     e = t.do(ANA, type="turn_face_up", card="c2", via="morph")
-    assert e.rule == "705.4a" and e.data["game_loss"] == {"player": ANA, "rule": "705.4a"}
+    # the loss, and (multiplayer rules: a player who loses leaves the game) what Ana owns leaves with her
+    assert e.rule == "705.4a" and e.data["game_loss"] == {"player": ANA, "rule": "705.4a", "removed": ["c2", "c3"],
+                                                         "exiled": [], "released": []}
     c = t.card("c2")
-    assert (c.face_down, c.named_as) == (False, None)
+    assert (c.face_down, c.named_as, c.zone) == (False, None, "removed")
     assert t.state.players[ANA].status == "lost" and t.state.players[ANA].rule == "705.4a"
     t.refused(ANA, errors.PlayerOutOfGame, type="draw", player=ANA, count=1)
-    t.do(ANA, type="leave_game", player=ANA)  # a lost player still leaves, taking their objects
-    assert t.state.players[ANA].status == "left" and t.card("c2").zone == "removed"
 
 
 def test_a_card_whose_names_were_all_taken_before_it_went_face_down_loses_the_game(finder):
@@ -486,8 +486,9 @@ def test_a_card_whose_names_were_all_taken_before_it_went_face_down_loses_the_ga
     t.draw(ANA)
     t.morph(ANA, "c2")
     e = t.do(ANA, type="move", card="c2", to="graveyard")
-    assert e.data["game_loss"] == {"player": ANA, "rule": "705.4a"} and t.card("c2").named_as is None
-    assert t.card("c2").zone == "graveyard" and t.state.players[BOB].status == "in_game"
+    assert e.data["game_loss"] == {"player": ANA, "rule": "705.4a", "removed": ["c2"], "exiled": [], "released": []}
+    assert t.card("c2").named_as is None and t.card("c2").zone == "removed"  # it left the game with Ana
+    assert t.state.players[BOB].status == "in_game"
 
 
 @pytest.mark.parametrize(("namer", "exception"), [(CID, False), (BOB, True)])

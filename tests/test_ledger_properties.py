@@ -225,6 +225,6 @@ def test_a_red_morph_turned_face_up_follows_705_4a_and_d8(finder, takes):
         assert state.cards["m"].named_as == pick and "game_loss" not in e.data
         assert e.data["naming"]["exception"] == ("705.4a" if not free else None)
     else:
-        assert e.data["game_loss"] == {"player": "ana", "rule": "705.4a"}
+        assert (e.data["game_loss"]["player"], e.data["game_loss"]["rule"]) == ("ana", "705.4a")
         assert state.players["ana"].status == "lost" and state.cards["m"].named_as is None
     check_one_card_per_name(state)
