@@ -1118,3 +1118,59 @@ def test_a_looked_at_library_card_moved_stays_owned_by_the_player_whose_library_
     g.refused(ANA, 409, "wrong_namer", "705.3", type="move", card=top, to="graveyard", name="Burst Lightning")
     body = g.do(BOB, type="move", card=top, to="graveyard", name="Burst Lightning")
     assert body["event"]["data"]["owner"] == BOB
+
+
+# -- the rest of the seed's 705 examples, in its words -------------------------------------------
+def test_a_card_suspended_from_a_hand_is_named_as_it_is_suspended(client):
+    # 705.1: "suspends an Ancestral Vision from their hand: names a card with no mana cost".
+    g = Game(client, ["Island", "Savannah Lions"])
+    [island] = g.draw(ANA)
+    g.refused(ANA, 409, "name_required", "705.2", type="move", card=island, to="exile")
+    g.refused(ANA, 409, "not_a_candidate", "704.1", type="move", card=island, to="exile", name="Shock")
+    body = g.do(ANA, type="move", card=island, to="exile", name="Ancestral Vision")  # no cost ~ no cost (D2)
+    assert body["event"]["data"]["naming"]["name"] == "Ancestral Vision"
+
+
+def test_a_card_spliced_from_a_hand_is_named_where_it_stays(client):
+    # 705.1: splicing Blessed Breath onto Glacial Ray names a {W} card of the hand, which stays there.
+    g = Game(client, ["Savannah Lions", "Shock"])
+    lions, shock = g.draw(ANA, 2)
+    body = g.do(ANA, type="name", card=lions, name="Blessed Breath")
+    assert body["event"]["data"]["naming"]["name"] == "Blessed Breath"
+    assert g.card(lions, ANA)["zone"] == "hand" and g.card(lions, ANA)["named_as"] == "Blessed Breath"
+
+
+def test_a_card_cycled_from_a_hand_is_named_then_goes_to_the_graveyard(client):
+    # 705.1: cycling Renewed Faith names a {2}{W} card of the hand as the ability is activated.
+    g = Game(client, ["Benalish Knight"])
+    [knight] = g.draw(ANA)
+    g.do(ANA, type="name", card=knight, name="Renewed Faith")
+    body = g.do(ANA, type="move", card=knight, to="graveyard")  # already named: nothing more to name
+    assert "naming" not in body["event"]["data"] and g.card(knight, BOB)["named_as"] == "Renewed Faith"
+
+
+def test_every_card_dredged_into_a_graveyard_is_named_by_its_player(client):
+    # 705.3: "a player dredges: they name every card put into their graveyard this way".
+    g = Game(client, ["Shock", "Savannah Lions", "Island"])
+    shock, lions, island = (g.library_ids(n)[0] for n in ("Shock", "Savannah Lions", "Island"))
+    for card, name in ((shock, "Burst Lightning"), (lions, "Elite Vanguard"), (island, "Ancestral Vision")):
+        g.refused(ANA, 409, "name_required", "705.3", type="move", card=card, to="graveyard", player=ANA)
+        g.do(ANA, type="move", card=card, to="graveyard", player=ANA, name=name)
+    assert sorted(n["name"] for n in g.names()) == ["Ancestral Vision", "Burst Lightning", "Elite Vanguard"]
+
+
+def test_revealing_the_top_card_with_candles_of_leng_names_nothing(client):
+    # 705.11 example 1: revealing the top card of the library needs no name.
+    g = Game(client, ["Shock", "Savannah Lions"])
+    body = g.do(ANA, type="reveal", count=1, player=ANA)
+    assert "naming" not in body["event"]["data"] and g.names() == []
+
+
+def test_cabal_therapy_naming_snakeform_finds_every_card_that_could_be_it(client):
+    # 705.11 example: Snakeform costs {2}{G/U}: {2}{G} and {2}{U} cards of the hand could be it, {2}{R} not.
+    g = Game(client, ["Centaur Courser", "Wind Drake", "Gray Ogre"])
+    courser, drake, ogre = g.draw(BOB, 3)
+    body = g.could_be(ANA, BOB, "Snakeform")
+    assert body.status_code == 403  # Ana asks the judge; the answer is Bob's and the judge's
+    answer = g.could_be(BOB, BOB, "Snakeform").get_json()
+    assert sorted(answer["cards"]) == sorted([courser, drake]) and answer["rule"] == "705.11"
