@@ -17,7 +17,7 @@ from cards import Source, source_from_env
 from .index import CandidateFinder
 from .pool import CardPool
 from .storage import connect
-from .storage.carddb import build_cards, is_current, load_pool, stored_source
+from .storage.carddb import build_cards, is_current, read_pool, stored_source
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,14 +77,9 @@ def open_runtime(db_path: Path, source: Source | None = None, *, rebuild: bool =
     db_path.parent.mkdir(parents=True, exist_ok=True)
     if rebuild or not has_cards(db_path):
         ensure_cards(db_path, source)
-    db = connect(db_path)
-    try:
-        pool = load_pool(db)
-    finally:
-        db.conn.close()
-    finder = CandidateFinder(pool)
+    finder = CandidateFinder(read_pool(db_path))
     finder.index("vintage")  # the default format answers the first query at once
-    return Runtime(db_path=db_path, pool=pool, finder=finder)
+    return Runtime(db_path=db_path, pool=finder.pool, finder=finder)
 
 
 def has_cards(db_path: Path) -> bool:

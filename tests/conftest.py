@@ -14,7 +14,7 @@ import pytest
 from cards import source_from_env
 from mentalmagic.index import CandidateFinder
 from mentalmagic.storage import connect
-from mentalmagic.storage.carddb import build_cards, load_pool
+from mentalmagic.storage.carddb import build_cards, read_pool
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAPSHOT = Path(
@@ -41,11 +41,7 @@ def card_db_path(tmp_path_factory, snapshot_path) -> Path:
 
 @pytest.fixture(scope="session")
 def pool(card_db_path):
-    db = connect(card_db_path)
-    try:
-        return load_pool(db)
-    finally:
-        db.conn.close()
+    return read_pool(card_db_path)
 
 
 @pytest.fixture(scope="session")

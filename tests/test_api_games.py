@@ -107,19 +107,19 @@ class Game:
         """The card as ``who`` sees it, or None when it is not listed to them."""
         return next((c for c in self.view(who)["cards"] if c["id"] == cid), None)
 
-    def names(self, who=JUDGE) -> list[dict]:
-        response = self.get("/names", who)
+    def _listing(self, key: str, schema, who) -> list[dict]:
+        """GET /<key>: a 200 whose body the schema validates; its list."""
+        response = self.get(f"/{key}", who)
         assert response.status_code == 200
         body = response.get_json()
-        assert schemas.NamesOut().validate(body) == {}
-        return body["names"]
+        assert schema().validate(body) == {}
+        return body[key]
+
+    def names(self, who=JUDGE) -> list[dict]:
+        return self._listing("names", schemas.NamesOut, who)
 
     def events(self, who=JUDGE) -> list[dict]:
-        response = self.get("/events", who)
-        assert response.status_code == 200
-        body = response.get_json()
-        assert schemas.EventsOut().validate(body) == {}
-        return body["events"]
+        return self._listing("events", schemas.EventsOut, who)
 
     def record(self) -> tuple:
         """Everything an action may change, as the judge sees it."""

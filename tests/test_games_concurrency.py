@@ -188,16 +188,10 @@ def race_in_another_process(db_path: str, game_id: str, token: str, card: str, n
     try:
         from mentalmagic.errors import ArbiterError
         from mentalmagic.index import CandidateFinder
-        from mentalmagic.storage import connect
-        from mentalmagic.storage.carddb import load_pool
+        from mentalmagic.storage.carddb import read_pool
         from mentalmagic.storage.gamedb import GameStore
 
-        db = connect(db_path, apply_schema=False)
-        try:
-            pool = load_pool(db)
-        finally:
-            db.conn.close()
-        store = GameStore(Path(db_path), CandidateFinder(pool))
+        store = GameStore(Path(db_path), CandidateFinder(read_pool(db_path)))
         caller = store.authenticate(game_id, f"Bearer {token}")
         store.load(game_id)  # a running service has the game in its cache
         barrier.wait(timeout=120)

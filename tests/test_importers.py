@@ -16,8 +16,7 @@ from cards.banlist import read_banlist
 from mentalmagic.index import CandidateFinder
 from mentalmagic.mana import NO_COST, ManaCost
 from mentalmagic.runtime import Runtime, ensure_cards
-from mentalmagic.storage import connect
-from mentalmagic.storage.carddb import load_pool
+from mentalmagic.storage.carddb import read_pool
 from mentalmagic.web import create_app, schemas
 
 LEGAL = {"vintage": "Legal", "legacy": "Legal", "commander": "Legal"}
@@ -141,11 +140,7 @@ def test_the_source_comes_from_mentalmagic_cards(tiny_file, monkeypatch):
 def test_a_tiny_file_becomes_a_pool_that_keeps_unknown_faces_unknown(tiny_file, tmp_path):
     db_path = tmp_path / "cards.sqlite"
     assert ensure_cards(db_path, source_from_env(str(tiny_file))) is True
-    db = connect(db_path)
-    try:
-        pool = load_pool(db)
-    finally:
-        db.conn.close()
+    pool = read_pool(db_path)
     assert len(pool) == len(TINY["data"])
     giant = pool.lookup("Stomp")
     assert giant.faces[1].cost is None
@@ -171,11 +166,7 @@ def test_the_card_tables_are_rebuilt_only_when_the_source_changes(tmp_path):
     os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # a new signature even on a coarse clock
     assert ensure_cards(db_path, source_from_env(str(path))) is True
     assert ensure_cards(db_path, source_from_env(str(path))) is False
-    db = connect(db_path)
-    try:
-        pool = load_pool(db)
-    finally:
-        db.conn.close()
+    pool = read_pool(db_path)
     assert [c.name for c in pool.cards] == ["Savannah Lions"]
 
 
@@ -186,11 +177,7 @@ def test_a_rebuild_replaces_the_cards_of_another_source(tmp_path):
     assert ensure_cards(db_path, source_from_env(str(a))) is True
     assert ensure_cards(db_path, source_from_env(str(b))) is True
     assert ensure_cards(db_path, source_from_env(str(a))) is True
-    db = connect(db_path)
-    try:
-        assert len(load_pool(db)) == len(TINY["data"])
-    finally:
-        db.conn.close()
+    assert len(read_pool(db_path)) == len(TINY["data"])
 
 
 # -- the ban list file -----------------------------------------------------------------------------
@@ -216,11 +203,7 @@ def embedded(tmp_path_factory):
     source = source_from_env("")
     db_path = tmp_path_factory.mktemp("embedded") / "cards.sqlite"
     built = ensure_cards(db_path, source)
-    db = connect(db_path)
-    try:
-        pool = load_pool(db)
-    finally:
-        db.conn.close()
+    pool = read_pool(db_path)
     return source, db_path, pool, built
 
 

@@ -14,7 +14,7 @@ from cards.banlist import read_banlist
 from ..cards import card_from_record
 from ..formats import BanList
 from ..pool import CardPool, PoolInfo
-from . import transaction
+from . import connect, transaction
 
 BATCH = 2000
 
@@ -96,3 +96,12 @@ def load_pool(db: sqlite_utils.Database, bans: BanList | None = None) -> CardPoo
         french_known=bool(meta["french_known"]),
     )
     return CardPool(cards, bans if bans is not None else read_banlist(), info)
+
+
+def read_pool(db_path, bans: BanList | None = None) -> CardPool:
+    """Open the database file, load its pool, and close it again."""
+    db = connect(db_path, apply_schema=False)
+    try:
+        return load_pool(db, bans)
+    finally:
+        db.conn.close()
