@@ -9,8 +9,10 @@ from .mana import ManaCost
 from .names import fold
 
 # D4: which layouts name each half apart, and which offer every face's cost when printed.
+# Transform, flip, meld and prepare cards offer their front face only: a prepare card's spell
+# is cast only as a copy while the creature is prepared, never from a hand.
 SPLIT_LAYOUTS = frozenset({"split", "aftermath"})
-BOTH_COSTS_LAYOUTS = frozenset({"split", "aftermath", "adventure", "modal_dfc", "prepare"})
+BOTH_COSTS_LAYOUTS = frozenset({"split", "aftermath", "adventure", "modal_dfc"})
 # Cards that never sit in a library: they are not nameable even in format "all".
 NON_LIBRARY_LAYOUTS = frozenset({"planar", "scheme", "vanguard", "token", "emblem", "art_series", "meld_result"})
 
@@ -62,6 +64,12 @@ class Card:
         """Folded names of the card and every face: none of them may name it (D4)."""
         return frozenset({fold(self.name), *(fold(f.name) for f in self.faces)})
 
+    def answers_to(self, name: str) -> bool:
+        """Is ``name`` (English or French) the card's own name or one of its faces'? (704.1, D4)"""
+        key = fold(name or "")
+        french = {fold(n) for n in (self.french_name, *(f.french_name for f in self.faces)) if n}
+        return key in self.face_names or key in french
+
     @property
     def own_faces(self) -> tuple[Face, ...]:
         """D4: the faces that are cards of their own: both halves of a split card, else the front."""
@@ -109,6 +117,23 @@ class Card:
             # a face's own name: a split half, a front face, or the whole card when it has one face
             out.append(Nameable(name=f.name, french_name=f.french_name, card=self, face=f))
         return tuple(out)
+
+
+def nonland(printed: Card, named: Face | None = None, *, pentaland: bool = False) -> bool | None:
+    """705.9 and D13(b): is the card known to be a nonland card, and so answerable without naming?
+
+    A named card is the card it is named (704.4): False for a land, True otherwise. An unnamed
+    card with a non-empty printed cost ({0} included) is nonland (705.9). An unnamed card with no
+    mana cost may be named a land or not (Forest or Ancestral Vision, D2): None, its owner must
+    name it to answer (705.6). A Pentaland is a land (703.1) whatever it is named.
+    """
+    if pentaland:
+        return False
+    if named is not None:
+        return not named.has_type("Land")
+    if any(f.cost is not None and not f.cost.is_none for f in printed.own_faces):
+        return True
+    return None
 
 
 @dataclass(frozen=True)

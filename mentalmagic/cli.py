@@ -17,7 +17,7 @@ from cards.download import DEFAULT_URL, download, download_url
 
 from .errors import ArbiterError
 from .formats import DEFAULT_FORMAT, FORMATS
-from .mana import ManaCost, ManaCostError
+from .mana import ManaCost, ManaCostError, cost_words
 from .runtime import default_db_path, ensure_cards, open_runtime, stale_source
 from .storage import connect
 
@@ -133,12 +133,15 @@ def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, as_json):
         click.echo(json.dumps({"costs": [str(c) for c in res.costs],
                                "candidates": [n.name for n in res.candidates]}, ensure_ascii=False))
         return
-    label = card.name if card else str(cost) or "no mana cost"
-    click.echo(f"{label} may be named as {', '.join(str(c) or 'no mana cost' for c in res.costs)} "
-               f"in {fmt}: {len(res.candidates)} candidates (704.1)")
+    if card is not None:
+        label = card.name
+    else:
+        label = "A card with no mana cost" if cost.is_none else f"A card costing {cost}"
+    as_ = " or ".join("a card with no mana cost" if c.is_none else c.text for c in res.costs) or "nothing known"
+    click.echo(f"{label} may be named as {as_} in {fmt}: {len(res.candidates)} candidates (704.1)")
     for n in res.candidates:
         mark = "  [watched 706.4a]" if rt.pool.bans.status(n.card) == "watched" else ""
-        click.echo(f"  {str(n.cost) or '-':<16} {n.name}{mark}")
+        click.echo(f"  {cost_words(n.cost):<16} {n.name}{mark}")
     if res.unknown_faces:
         click.echo(f"  (cost unknown to the card data: {', '.join(res.unknown_faces)})")
 
@@ -172,9 +175,9 @@ def card(ctx, name):
         _fail(e)
     click.echo(f"{c.name}" + (f"  ({c.french_name})" if c.french_name else "") + f"  [{c.layout}]")
     for f in c.faces:
-        cost = "unknown cost" if f.cost is None else (str(f.cost) or "no mana cost")
+        cost = "unknown cost" if f.cost is None else cost_words(f.cost)
         click.echo(f"  {f.name}: {cost} — {f.type_line}")
-    click.echo("  offers: " + (", ".join(str(x) or "no mana cost" for x in c.printed_costs) or "nothing known"))
+    click.echo("  offers: " + (", ".join(cost_words(x) for x in c.printed_costs) or "nothing known"))
     status = rt.pool.bans.entry_for(c)
     if status:
         click.echo(f"  Mental Magic: {status.status} ({status.rule})")

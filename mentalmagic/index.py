@@ -15,7 +15,7 @@ from threading import Lock
 
 from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .formats import check_format
-from .mana import ManaCost
+from .mana import ManaCost, cost_phrase, cost_words
 from .names import fold
 from .pool import CardPool
 
@@ -61,6 +61,20 @@ class Reason:
     message: str
 
 
+def rule_order(rule: str) -> tuple:
+    """Sort key of a rule number: 704.1 < 704.2 < 706.1 < 706.4a; anything else after them."""
+    head, _, tail = rule.partition(".")
+    digits = tail.rstrip("abcdefghijklmnopqrstuvwxyz")
+    if head.isdigit() and digits.isdigit():
+        return (0, int(head), int(digits), tail[len(digits):])
+    return (1, 0, 0, rule)
+
+
+def in_rule_order(reasons: list[Reason]) -> list[Reason]:
+    """Reasons sorted by rule; under one rule, in the order found (the data-independent one first)."""
+    return sorted(reasons, key=lambda r: rule_order(r.rule))
+
+
 @dataclass
 class CandidateList:
     """The answer to "what may this be named?"."""
@@ -79,6 +93,11 @@ class Verdict:
     legal: bool
     reasons: list[Reason] = field(default_factory=list)
     nameable: Nameable | None = None
+
+    @property
+    def first(self) -> Reason | None:
+        """The reason a refusal answers with (its code and rule): the first in rule order."""
+        return self.reasons[0] if self.reasons else None
 
 
 class CandidateFinder:
@@ -151,8 +170,9 @@ class CandidateFinder:
         """May the printed card (or cost) be named ``name``? Every reason, with its rule."""
         fmt = check_format(fmt)
         entries = self.pool.nameables_called(name)
-        if not entries:
-            return Verdict(False, [Reason("704.1", self._why_not_a_name(name))])
+        if not entries:  # the printed card's own name refuses whatever the data says (704.1, D4)
+            own = [self._itself(printed)] if printed is not None and printed.answers_to(name) else []
+            return Verdict(False, [*own, Reason("704.1", self._why_not_a_name(name))])
         taken_keys = {fold(t) for t in taken}
         verdicts = [
             self._check_entry(n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) for n in entries
@@ -172,35 +192,53 @@ class CandidateFinder:
             halves = " or ".join(n.name for n in card.nameables())
             return f"{card.name} is a split card: each half is its own name ({halves}), 704.3"
         if not card.in_library:
-            return f"{card.name} is not a card that can be in a library"
+            meld = " (the back face of a meld pair, D4)" if card.layout == "meld_result" else ""
+            return f"{card.name} is not a card that can be in a library{meld}"
         if card.nameables():
             return f"{name} is a face of {card.name}, which is named by its front face, {card.front.name} (D4)"
         return f"{card.name} offers no name with a known mana cost"
 
+    @staticmethod
+    def _itself(printed: Card) -> Reason:
+        return Reason("704.1", f"the chosen card can't be the printed card itself ({printed.name}), D4")
+
     def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) -> Verdict:
+        # Every reason, then in rule order; under 704.1 the printed card itself comes first,
+        # as it refuses whatever the card data says.
         reasons: list[Reason] = []
+        if printed is not None and n.key in printed.face_names:
+            reasons.append(self._itself(printed))
         refusal = self.pool.refusal(n.card, fmt)
         if refusal:
             reasons.append(Reason(refusal.rule, refusal.message))
-        if printed is not None and n.key in printed.face_names:
-            reasons.append(Reason("704.1", f"the chosen card can't be the printed card itself ({printed.name})"))
         costs = self.printed_costs(printed, cost)
         mine = n.cost.instantiations(phyrexian_as_hybrid)
         shared = sorted(
             {c for pc in costs for c in pc.instantiations(phyrexian_as_hybrid)} & mine, key=str
         )
-        what = printed.name if printed is not None else (str(cost) or "no mana cost")
+        if printed is not None:
+            what = printed.name
+        else:
+            what = "a card with no mana cost" if cost is None or cost.is_none else f"a card costing {cost}"
         if not shared:
-            printed_txt = " or ".join(str(c) or "no mana cost" for c in costs) or "no known cost"
-            reasons.append(
-                Reason("704.1", f"{n.name} costs {n.cost or 'no mana cost'}, which can't match {printed_txt}")
-            )
+            printed_txt = " or ".join(_as_named(c) for c in costs) or "no known cost"
+            reasons.append(Reason("704.1", f"{n.name} {cost_phrase(n.cost)}, which can't match {printed_txt}"))
         if n.key in taken_keys:
             reasons.append(Reason("704.2", f"{n.name} is already the name of another card in this game"))
         if reasons:
-            return Verdict(False, reasons, n)
-        ok = [Reason("704.1", f"{n.name} costs {n.cost or 'no mana cost'}; {what} can be read as "
-                              f"{' or '.join(str(c) or 'no mana cost' for c in shared)}")]
+            return Verdict(False, in_rule_order(reasons), n)
+        if not all(c.is_none for c in shared):
+            why = f"{n.name} {cost_phrase(n.cost)}; {what} can be read as {' or '.join(cost_words(c) for c in shared)}"
+        elif printed is not None:  # D2: no mana cost matches only no mana cost
+            why = f"{n.name} has no mana cost; {what} has no mana cost (D2)"
+        else:
+            why = f"{n.name} has no mana cost, and a card with no mana cost is named only as one (D2)"
+        ok = [Reason("704.1", why)]
         if self.pool.mental_magic_status(n.card) == "watched":
             ok.append(Reason("706.4a", f"{n.card.name} is on the watch list: allowed, but watched"))
         return Verdict(True, ok, n)
+
+
+def _as_named(cost: ManaCost) -> str:
+    """A printed cost in a refusal: '{1}{R}', or 'a card with no mana cost' (D2)."""
+    return "a card with no mana cost" if cost.is_none else cost.text

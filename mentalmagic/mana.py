@@ -257,6 +257,24 @@ _PARSED: dict[str, ManaCost] = {}
 NO_COST = ManaCost(None, ())
 
 
+def cost_words(cost: ManaCost) -> str:
+    """A cost as a judge reads it: '{1}{R}', '{0}', or the words 'no mana cost' (D2), never ''."""
+    return "no mana cost" if cost.is_none else cost.text
+
+
+def cost_phrase(cost: ManaCost) -> str:
+    """'costs {1}{R}' or 'has no mana cost': what follows a card's name in an answer."""
+    return "has no mana cost" if cost.is_none else f"costs {cost.text}"
+
+
+def mana_value_number(value: float | None) -> int | float | None:
+    """A mana value (705.7) as every answer gives it: an int when whole (3, never 3.0), else the
+    exact half an Un-card's half mana gives (0.5); None when unknown, or infinite (JSON has no ∞)."""
+    if value is None or value != value or value in (float("inf"), float("-inf")):
+        return None
+    return int(value) if float(value).is_integer() else float(value)
+
+
 def _reading_bound(symbols) -> int:
     """An upper bound on len(instantiations()), under either house option, without enumerating."""
     bound = 1

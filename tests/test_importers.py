@@ -186,7 +186,11 @@ def test_the_project_ban_list_has_every_row_of_the_seed():
     assert len(bans.entries) == 53
     assert {e.rule for e in bans.entries} == {"706.2", "706.3", "706.4", "706.4a"}
     assert all(e.status == ("watched" if e.rule == "706.4a" else "banned") for e in bans.entries)
-    assert [e.french_name for e in bans.unresolved] == ["Arrache-pensées", "Sorcier devin"]
+    # the last two French names, resolved from Forge's French card names (see the CSV's comment)
+    assert bans.unresolved == ()
+    by_french = {e.french_name: e.english_name for e in bans.entries}
+    assert by_french["Arrache-pensées"] == "Thought Lash"
+    assert by_french["Sorcier devin"] == "Divining Witch"
 
 
 def test_a_ban_list_with_a_bad_status_is_refused(tmp_path):
@@ -194,6 +198,17 @@ def test_a_ban_list_with_a_bad_status_is_refused(tmp_path):
     path.write_text("rule,french_name,english_name,status\n706.2,Abondance,Abundance,maybe\n", encoding="utf-8")
     with pytest.raises(ValueError, match="maybe"):
         read_banlist(path)
+
+
+def test_ban_list_comment_lines_are_skipped_and_errors_keep_the_file_line(tmp_path):
+    path = tmp_path / "list.csv"
+    path.write_text("rule,french_name,english_name,status\n# a note, with commas\n706.2,Abondance,Abundance,banned\n"
+                    "  # another\n706.2,Lisseur,Leveler,maybe\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"list.csv:5: .*maybe"):
+        read_banlist(path)
+    path.write_text("rule,french_name,english_name,status\n# a note\n706.2,Abondance,Abundance,banned\n",
+                    encoding="utf-8")
+    assert [(e.french_name, e.english_name) for e in read_banlist(path).entries] == [("Abondance", "Abundance")]
 
 
 # -- the embedded default --------------------------------------------------------------------------

@@ -296,7 +296,16 @@ def test_the_snapshot_ban_list_resolves_every_english_name_to_a_card(pool):
             card = pool.lookup(entry.english_name)
             assert card.name == entry.english_name
             assert pool.mental_magic_status(card) == entry.status
-    assert [e.french_name for e in pool.bans.unresolved] == ["Arrache-pensées", "Sorcier devin"]
+    assert pool.bans.unresolved == ()
+
+
+@pytest.mark.parametrize(("name", "french"), [("Thought Lash", "Arrache-pensées"), ("Divining Witch", "Sorcier devin")])
+def test_the_two_french_names_resolved_by_hand_are_banned_by_706_2(pool, finder, name, french):
+    card = pool.lookup(name)
+    entry = pool.bans.entry_for(card)
+    assert (entry.rule, entry.french_name, entry.status) == ("706.2", french, "banned")
+    verdict = finder.check(name, cost=card.front.cost)
+    assert not verdict.legal and verdict.reasons[0].rule == "706.2"
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from ..cards import Card, Nameable
+from ..mana import mana_value_number as _num  # one type for mana_value everywhere (705.7)
 from ..pool import CardPool
-
-
-def _num(x):
-    return None if x is None else (int(x) if float(x).is_integer() else x)
 
 
 def card_json(card: Card, pool: CardPool) -> dict:
