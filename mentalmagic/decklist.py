@@ -37,7 +37,7 @@ MAX_SUGGESTED = 25  # problem lines that get suggestions (~70 ms each): a hostil
 # folded. A line is a header when it is one of these, optionally with "(12)" or a ':' after it.
 HEADERS = frozenset(fold(h) for h in (
     "deck", "main", "maindeck", "main deck", "mainboard", "sideboard", "side board", "side", "sb",
-    "maybeboard", "maybe", "commander", "commanders", "companion", "about", "library", "common deck",
+    "maybeboard", "maybe", "commander", "commanders", "companion", "about", "common deck",
     "creature", "creatures", "land", "lands", "basic lands", "nonbasic lands", "instant", "instants",
     "sorcery", "sorceries", "artifact", "artifacts", "enchantment", "enchantments", "planeswalker",
     "planeswalkers", "battle", "battles", "spell", "spells", "other spells", "noncreature spells",
@@ -245,12 +245,14 @@ def parse_deck(text: str, pool: CardPool, *, suggest: bool = True) -> Deck:
             problems.append(Problem(number, shown, form.message or "unreadable line"))
             continue
         card = _resolve(form.name, pool)
+        hint = suggest and len(problems) < MAX_SUGGESTED
         if card is None:
-            hints = suggestions(form.name, pool) if suggest and len(problems) < MAX_SUGGESTED else ()
+            hints = suggestions(form.name, pool) if hint else ()
             problems.append(Problem(number, shown, f"no card named {form.name!r}", hints))
-        elif not card.in_library:
+        elif not card.in_library:  # a plane, a scheme, a token...: "Llanowar" may have meant Llanowar Elves
+            hints = suggestions(form.name, pool) if hint else ()
             problems.append(Problem(number, shown, f"{card.name} is a {card.layout} card, not one a library "
-                                    "holds", rule="700.2"))
+                                    "holds", hints, rule="700.2"))
         elif size + form.count > MAX_SIZE:
             problems.append(Problem(number, shown, f"the deck would hold more than {MAX_SIZE} cards "
                                     f"({size} before this line)"))
