@@ -305,3 +305,11 @@ def test_export_then_parse_is_the_same_deck(pool, rows):
     d = parse_deck("\n".join(f"{n} {name}" for n, name in rows), pool, suggest=False)
     again = parse_deck(export(d), pool, suggest=False)
     assert again.counts() == d.counts() and again.problems == ()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.text(max_size=30), st.sampled_from(SOME_NAMES).map(lambda n: n[:-1])), max_size=3)
+       .map("\n".join))
+def test_suggestions_never_break_on_odd_text(pool, text):
+    d = parse_deck(text, pool)
+    assert all(isinstance(s, str) and s for p in d.problems for s in p.suggestions)

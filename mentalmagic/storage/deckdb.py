@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import secrets
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
 from ..decklist import Deck, UnknownDeck, export, parse_deck
@@ -32,13 +33,19 @@ class DeckStore:
     def __init__(self, db_path: Path | str, pool: CardPool):
         self.db_path = Path(db_path)
         self.pool = pool
+        # a Deck is immutable and depends only on the text (and this pool): listing many decks
+        # or showing one twice reads each list once
+        self._read = lru_cache(maxsize=256)(lambda text, suggest: parse_deck(text, self.pool, suggest=suggest))
 
     def _db(self):
         return connect(self.db_path, apply_schema=False)  # the schema was applied at start
 
     # -- reading ---------------------------------------------------------------
     def read(self, text: str, *, suggest: bool = True) -> Deck:
-        return parse_deck(text, self.pool, suggest=suggest)
+        """The list read against the pool: cards, problems (with suggestions unless told not), flags."""
+        if not isinstance(text, str):
+            return parse_deck(text, self.pool, suggest=suggest)  # its error, uncached
+        return self._read(text, suggest)
 
     def _row(self, db, deck_id: str) -> dict:
         rows = list(db.query("select * from decks where id = ?", [deck_id]))
