@@ -337,7 +337,10 @@ def suggestions(name: str, pool: CardPool, limit: int = 5) -> tuple[str, ...]:
     if names is None:
         names = _NAMES[pool] = _Names(pool)
     out: list[str] = []
-    for variant in name_variants(name):
+    variants = name_variants(name)
+    if "//" in name:  # "4 Shock // burn": a trailing comment, or a split card misspelt on one side
+        variants += [half.strip() for half in name.split("//")]
+    for variant in variants:
         key = fold(variant)
         if not key:
             continue

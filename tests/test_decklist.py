@@ -165,6 +165,8 @@ def test_a_misspelt_line_is_a_problem_with_suggestions_and_the_rest_loads(pool):
     ("Lions des savane", "Lions des savanes"),  # French, missing a letter
     ("Eclair foudroyan", "Éclair foudroyant"),  # French without its accent, cut short
     ("Grizzly Bea", "Grizzly Bears"),  # cut short
+    ("Shock // burn", "Shock"),  # a '//' comment after a card is no split card: asked, not guessed
+    ("Fire // Iec", "Fire // Ice"),
 ])
 def test_suggestions_find_what_was_meant(pool, typed, meant):
     (p,) = parse_deck(typed, pool).problems
