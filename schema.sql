@@ -109,3 +109,14 @@ CREATE TABLE IF NOT EXISTS names (
     PRIMARY KEY (game_id, card)              -- a card is named once (704.4)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS names_one_card_per_name ON names(game_id, name_key) WHERE exception IS NULL;
+
+-- Saved common decks (700.2). The list is kept as written and read again against the card
+-- pool each time, so a deck follows the cards (French names, a new source) without a migration.
+CREATE TABLE IF NOT EXISTS decks (
+    id              TEXT PRIMARY KEY,
+    name            TEXT NOT NULL,
+    list            TEXT NOT NULL,
+    edit_token_hash TEXT NOT NULL,          -- sha256 of the edit token; the token itself is never stored
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL
+);

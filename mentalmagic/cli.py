@@ -184,6 +184,101 @@ def card(ctx, name):
     click.echo("  legal in: " + (", ".join(f for f, s in sorted(c.legalities.items()) if s == "legal") or "-"))
 
 
+# -- saved decks (700.2, API.md "Decks") ------------------------------------------------------
+@main.group()
+def deck():
+    """Saved common decks: add a list, list them, show, export, or check a list without saving."""
+
+
+def _decks(ctx: click.Context):
+    from .storage.deckdb import DeckStore
+
+    return DeckStore(ctx.obj["db"], _runtime(ctx.find_root()).pool)
+
+
+def _print_deck(view: dict) -> None:
+    """Problems with their suggestions, then flags: what a judge reads before the game."""
+    click.echo(f"{view['size']} cards on {len(view['cards'])} lines")
+    for p in view["problems"]:
+        hint = f" — did you mean: {', '.join(p['suggestions'])}?" if p["suggestions"] else ""
+        rule = f" ({p['rule']})" if p.get("rule") else ""
+        click.echo(f"  line {p['line']}: {p['text']!r}: {p['message']}{rule}{hint}")
+    for f in view["flags"]:
+        for r in f["reasons"]:
+            click.echo(f"  flag {r['rule']}: {r['message']}")
+    if not view["legalities_known"]:
+        click.echo("  note: this card source has no legalities: format bans (706.1) are not flagged")
+
+
+def _read_file(file) -> str:
+    try:
+        return file.read()
+    except UnicodeDecodeError as e:
+        raise click.ClickException(f"the list is not UTF-8 text: {e}") from e
+
+
+@deck.command("add")
+@click.argument("name")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.pass_context
+def deck_add(ctx, name, file):
+    """Save the deck list in FILE (- for standard input) as NAME; print its id and edit token (shown once)."""
+    try:
+        view = _decks(ctx).create(name, _read_file(file))
+    except ArbiterError as e:
+        _fail(e)
+    click.echo(f"saved deck {view['id']} ({view['name']})")
+    click.echo(f"edit token (shown only now): {view['edit_token']}")
+    _print_deck(view)
+
+
+@deck.command("list")
+@click.pass_context
+def deck_list(ctx):
+    """Every saved deck: id, size, name."""
+    for d in _decks(ctx).list():
+        click.echo(f"{d['id']}  {d['size']:>5}  {d['name']}")
+
+
+@deck.command("show")
+@click.argument("deck_id")
+@click.pass_context
+def deck_show(ctx, deck_id):
+    """One saved deck: its cards, then the lines it couldn't load and the flags."""
+    try:
+        view = _decks(ctx).get(deck_id)
+    except ArbiterError as e:
+        _fail(e)
+    click.echo(f"{view['id']}  {view['name']}")
+    for c in view["cards"]:
+        click.echo(f"  {c['count']:>4} {c['name']}" + (f"  ({c['french_name']})" if c["french_name"] else ""))
+    _print_deck(view)
+
+
+@deck.command("export")
+@click.argument("deck_id")
+@click.pass_context
+def deck_export(ctx, deck_id):
+    """Print a saved deck as text, one `4 Shock` line per card (`deck add` reads it back)."""
+    try:
+        click.echo(_decks(ctx).export(deck_id), nl=False)
+    except ArbiterError as e:
+        _fail(e)
+
+
+@deck.command("check")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.pass_context
+def deck_check(ctx, file):
+    """Read the list in FILE (- for standard input) without saving it; exit 1 when a line has a problem."""
+    try:
+        view = _decks(ctx).read(_read_file(file)).to_dict()
+    except ArbiterError as e:
+        _fail(e)
+    _print_deck(view)
+    ctx.exit(1 if view["problems"] else 0)
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")), show_default="$PORT or 5000")

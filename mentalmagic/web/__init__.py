@@ -29,11 +29,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     if rt.games is None:
         rt.games = GameStore(rt.db_path, rt.finder)
 
-    from . import api, errors, games, openapi, pages
+    from . import api, decks, errors, games, openapi, pages
 
     errors.register(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(decks.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(pages.bp)
     return app

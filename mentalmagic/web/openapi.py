@@ -35,6 +35,21 @@ def register_operations(path: str, ops: dict[str, tuple]) -> None:
     OPERATIONS[path] = ops
 
 
+# Schemas that live beside their blueprint (the decks API), operations that need a bearer token,
+# and edits of the finished document (a text/plain answer) that the table above can't say.
+EXTRA_SCHEMAS: dict[str, type] = {}
+SECURED: set[tuple[str, str]] = set()
+PATCHES: list = []
+
+
+def register_schemas(*classes: type) -> None:
+    EXTRA_SCHEMAS.update((c.__name__, c) for c in classes)
+
+
+def _schema(name: str):
+    return EXTRA_SCHEMAS.get(name) or getattr(schemas, name)
+
+
 def build_spec() -> dict:
     spec = APISpec(
         title="Mental Magic arbiter",
@@ -47,7 +62,7 @@ def build_spec() -> dict:
     names = {n for ops in OPERATIONS.values() for op in ops.values() for n in op[1:4] if n} | {"ErrorOut"}
     for name in sorted(names):
         if name not in spec.components.schemas:  # nested ones register themselves
-            spec.components.schema(name, schema=getattr(schemas, name))
+            spec.components.schema(name, schema=_schema(name))
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for path, ops in OPERATIONS.items():
         operations = {}
@@ -63,17 +78,20 @@ def build_spec() -> dict:
             params = [{"in": "path", "name": p.strip("{}"), "required": True, "schema": {"type": "string"}}
                       for p in path.split("/") if p.startswith("{")]
             if query:
-                params.append({"in": "query", "schema": getattr(schemas, query)})
+                params.append({"in": "query", "schema": _schema(query)})
             if params:
                 op["parameters"] = params
             if body:
                 op["requestBody"] = {"required": True,
                                      "content": {"application/json": {"schema": body}}}
-            if path.startswith("/games") and not (path == "/games" and method == "post"):
+            if (path.startswith("/games") and not (path == "/games" and method == "post")) or (path, method) in SECURED:
                 op["security"] = [{"bearer": []}]
             operations[method] = op
         spec.path(path=path, operations=operations)
-    return spec.to_dict()
+    doc = spec.to_dict()
+    for patch in PATCHES:
+        patch(doc)
+    return doc
 
 
 @bp.get("/openapi.json")

@@ -1,0 +1,221 @@
+"""The JSON API for saved decks (API.md, "Decks"): translate only; ``decklist`` reads the lists."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from ..decklist import MAX_TEXT
+from ..storage.deckdb import DeckStore
+from . import openapi
+from .errors import envelope
+from .schemas import Strict
+
+bp = Blueprint("decks", __name__, url_prefix="/api/v1/decks")
+EXTENSION = "mentalmagic_decks"
+
+
+@bp.record_once
+def _attach_store(state):
+    rt = state.app.extensions["mentalmagic"]
+    state.app.extensions[EXTENSION] = DeckStore(rt.db_path, rt.pool)
+
+
+def store() -> DeckStore:
+    return current_app.extensions[EXTENSION]
+
+
+def deck_library(deck_id: str) -> list[str]:
+    """The printed name of every card of saved deck ``deck_id``, for POST /games' ``"deck": id``.
+
+    Raises UnknownDeck (404) or InvalidInput (422, an empty deck); call it inside a request."""
+    return store().library(deck_id)
+
+
+# -- schemas ------------------------------------------------------------------------------------
+_name = fields.String(validate=validate.Length(min=1, max=100))
+_list = fields.String(validate=validate.Length(min=1, max=MAX_TEXT),
+                      metadata={"description": "the deck list: one card a line, `4 Shock`, `4x Shock`, `Shock`, "
+                                               "English or French names, comments and headers ignored"})
+
+
+class DeckIn(Strict):
+    name = _name
+    list = _list
+
+
+class CreateDeckIn(DeckIn):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    list = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
+                         metadata=_list.metadata)
+
+
+class UpdateDeckIn(DeckIn):
+    """A new name, a new list, or both."""
+
+    @validates_schema
+    def something(self, data, **kwargs):
+        if not data:
+            raise ValidationError("give a new name or list", field_name="_schema")
+
+
+class DryRunQuery(Strict):
+    dry_run = fields.Boolean(load_default=False, metadata={"description": "answer the same without saving"})
+
+
+class DeckCardOut(Schema):
+    count = fields.Integer(required=True)
+    name = fields.String(required=True, metadata={"description": "the English name of the printed card"})
+    french_name = fields.String(allow_none=True, required=True)
+    line = fields.Integer(required=True)
+
+
+class DeckProblemOut(Schema):
+    line = fields.Integer(required=True)
+    text = fields.String(required=True)
+    message = fields.String(required=True)
+    suggestions = fields.List(fields.String(), required=True)
+    rule = fields.String()
+
+
+class DeckReasonOut(Schema):
+    rule = fields.String(required=True)
+    message = fields.String(required=True)
+
+
+class DeckFlagOut(Schema):
+    name = fields.String(required=True)
+    french_name = fields.String(allow_none=True, required=True)
+    mental_magic = fields.String(allow_none=True, required=True, validate=validate.OneOf(["banned", "watched"]),
+                                 metadata={"description": "706.2-706.4 banned, 706.4a watched"})
+    mental_magic_rule = fields.String(allow_none=True, required=True)
+    formats = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(["banned",
+                                                                                             "restricted"])),
+                          required=True, metadata={"description": "706.1"})
+    unknown_cost = fields.List(fields.String(), required=True,
+                               metadata={"description": "printed faces whose cost the data lacks (704.1, D2)"})
+    reasons = fields.List(fields.Nested(DeckReasonOut), required=True)
+
+
+class DeckOut(Schema):
+    id = fields.String(allow_none=True, required=True, metadata={"description": "null in a dry run"})
+    name = fields.String(required=True)
+    edit_token = fields.String(metadata={"description": "only in the answer to POST /decks, once"})
+    cards = fields.List(fields.Nested(DeckCardOut), required=True)
+    size = fields.Integer(required=True)
+    problems = fields.List(fields.Nested(DeckProblemOut), required=True)
+    flags = fields.List(fields.Nested(DeckFlagOut), required=True)
+    legalities_known = fields.Boolean(required=True)
+    list = fields.String(required=True)
+    created_at = fields.String(allow_none=True)
+    updated_at = fields.String(allow_none=True)
+    dry_run = fields.Boolean()
+
+
+class DeckSummaryOut(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    size = fields.Integer(required=True)
+    updated_at = fields.String()
+
+
+class DecksOut(Schema):
+    decks = fields.List(fields.Nested(DeckSummaryOut), required=True)
+
+
+class DeckDeletedOut(Schema):
+    deleted = fields.String(required=True)
+
+
+_create, _update, _dry = CreateDeckIn(), UpdateDeckIn(), DryRunQuery()
+
+
+class _BadRequest(Exception):
+    pass
+
+
+@bp.errorhandler(_BadRequest)
+def bad_json(_e):
+    return envelope(400, "bad_request", "the body must be a JSON object in UTF-8 (Content-Type: application/json)")
+
+
+def _body() -> dict:
+    try:
+        data = request.get_json(silent=True)
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # a lone surrogate can't be stored
+    except (RecursionError, UnicodeEncodeError):
+        raise _BadRequest() from None
+    if not isinstance(data, dict):
+        raise _BadRequest()
+    return data
+
+
+# -- routes ---------------------------------------------------------------------------------------
+@bp.post("")
+def create_deck():
+    query = _dry.load(request.args.to_dict())
+    data = _create.load(_body())
+    if query["dry_run"]:
+        deck = store().read(data["list"])
+        return jsonify({"id": None, "name": data["name"], **deck.to_dict(), "list": data["list"],
+                        "created_at": None, "updated_at": None, "dry_run": True})
+    return jsonify(store().create(data["name"], data["list"])), 201
+
+
+@bp.get("")
+def list_decks():
+    return jsonify({"decks": store().list()})
+
+
+@bp.get("/<deck_id>")
+def get_deck(deck_id: str):
+    return jsonify(store().get(deck_id))
+
+
+@bp.put("/<deck_id>")
+def update_deck(deck_id: str):
+    auth = request.headers.get("Authorization")
+    store().authorize(deck_id, auth)  # 404, 401, 403 before the body is even read
+    data = _update.load(_body())
+    return jsonify(store().update(deck_id, auth, name=data.get("name"), text=data.get("list")))
+
+
+@bp.delete("/<deck_id>")
+def delete_deck(deck_id: str):
+    store().delete(deck_id, request.headers.get("Authorization"))
+    return jsonify({"deleted": deck_id})
+
+
+@bp.get("/<deck_id>/export")
+def export_deck(deck_id: str):
+    return Response(store().export(deck_id), mimetype="text/plain")
+
+
+# -- the OpenAPI document ---------------------------------------------------------------------------
+openapi.register_schemas(CreateDeckIn, UpdateDeckIn, DryRunQuery, DeckOut, DecksOut, DeckDeletedOut)
+openapi.register_operations("/decks", {
+    "post": ("Save a deck list (201; the edit token is shown only here). ?dry_run=1 reads it without saving "
+             "(200, id null)",
+             "DryRunQuery", "CreateDeckIn", "DeckOut", "201"),
+    "get": ("Every saved deck", None, None, "DecksOut", "200"),
+})
+openapi.register_operations("/decks/{deck_id}", {
+    "get": ("A saved deck as read now: cards, problems with suggestions, flags (706)", None, None, "DeckOut", "200"),
+    "put": ("Change a deck's name or list (its edit token)", None, "UpdateDeckIn", "DeckOut", "200"),
+    "delete": ("Delete a deck (its edit token)", None, None, "DeckDeletedOut", "200"),
+})
+openapi.register_operations("/decks/{deck_id}/export", {
+    "get": ("The deck as text, one `4 Shock` line per card", None, None, "DeckDeletedOut", "200"),
+})
+openapi.SECURED.update({("/decks/{deck_id}", "put"), ("/decks/{deck_id}", "delete")})
+
+
+def _export_is_text(doc: dict) -> None:
+    ok = doc["paths"]["/decks/{deck_id}/export"]["get"]["responses"]["200"]
+    ok["description"] = "the deck list as text"
+    ok["content"] = {"text/plain": {"schema": {"type": "string"}}}
+
+
+openapi.PATCHES.append(_export_is_text)
