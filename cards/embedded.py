@@ -88,4 +88,5 @@ def read_embedded(progress=None):
         for pos, fname in enumerate(face_names[1:], start=1):
             back = backs.get(face_names[0]) or backs.get(name)
             faces.append(_face(pos, fname, back if back and back["name"] == fname else None))
-        yield {"name": name, "french_name": None, "layout": layout, "legalities": {}, "faces": faces}
+        yield {"name": name, "french_name": None, "layout": layout, "legalities": {}, "faces": faces,
+               "color_identity": e.get("colorIdentity")}

@@ -3,7 +3,8 @@
 Every nameable entry is filed under each concrete cost it can be read as (D1).
 A query reads the printed cost the same way and unions a few dictionary
 look-ups, so it never scans the pool. One index is built per (format, house
-option) on first use and kept for the life of the process.
+option) on first use and kept for the life of the process. A commander's colour
+identity (903.5c) filters the remembered list of a cost, and is remembered too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from threading import Lock
 
 from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .formats import check_format
+from .identity import Identity, identity_text
 from .mana import ManaCost, cost_phrase, cost_words
 from .names import fold
 from .pool import CardPool
@@ -34,7 +36,7 @@ class CostIndex:
                     by_cost[concrete].append(pos)
         self.by_cost = {k: tuple(v) for k, v in by_cost.items()}
         self.size = sum(len(v) for v in self.by_cost.values())
-        self._answers: dict[tuple[ManaCost, ...], tuple[Nameable, ...]] = {}
+        self._answers: dict[tuple, tuple[Nameable, ...]] = {}
 
     def matching(self, costs: Iterable[ManaCost]) -> list[Nameable]:
         """Every entry some reading of which equals some reading of ``costs`` (D1), by name."""
@@ -44,14 +46,24 @@ class CostIndex:
                 found.update(self.by_cost.get(concrete, ()))
         return [self.nameables[pos] for pos in sorted(found)]
 
-    def names_for(self, costs: tuple[ManaCost, ...]) -> tuple[Nameable, ...]:
-        """``matching(costs)`` with one entry per name, remembered: a pool has ~900 printed costs."""
-        answer = self._answers.get(costs)
+    def names_for(self, costs: tuple[ManaCost, ...], identity: Identity | None = None) -> tuple[Nameable, ...]:
+        """``matching(costs)`` with one entry per name, remembered: a pool has ~900 printed costs.
+
+        With ``identity``, only the names whose colour identity is within it (903.5c): a name
+        whose identity the data lacks is left out. Remembered under (costs, identity): 32
+        identities at most. Entries are filtered before one is kept per name, so a name two
+        cards share stays when either card is within the identity.
+        """
+        key = (costs, identity)
+        answer = self._answers.get(key)
         if answer is None:
+            found = self.matching(costs)
+            if identity is not None:
+                found = [n for n in found if n.identity is not None and n.identity <= identity]
             seen: set[str] = set()
-            answer = tuple(n for n in self.matching(costs) if not (n.key in seen or seen.add(n.key)))
+            answer = tuple(n for n in found if not (n.key in seen or seen.add(n.key)))
             if len(self._answers) < 20_000:  # costs typed by users must not grow it forever
-                self._answers[costs] = answer
+                self._answers[key] = answer
         return answer
 
 
@@ -138,11 +150,13 @@ class CandidateFinder:
         phyrexian_as_hybrid: bool = False,
         type_: str | None = None,
         keyword: str | None = None,
+        identity: Identity | None = None,
     ) -> CandidateList:
-        """Every name the printed card (or cost) may take in ``fmt``, sorted by name."""
+        """Every name the printed card (or cost) may take in ``fmt``, sorted by name; with
+        ``identity`` (a commander's, ``commander.identity_of``), only names within it (903.5c)."""
         fmt = check_format(fmt)
         costs = self.printed_costs(printed, cost)
-        found = self.index(fmt, phyrexian_as_hybrid).names_for(tuple(costs))
+        found = self.index(fmt, phyrexian_as_hybrid).names_for(tuple(costs), identity)
         if printed is not None:  # never the printed card itself, nor any face of it (704.1, D4)
             excluded = printed.face_names
             found = [n for n in found if n.key not in excluded]
@@ -166,8 +180,14 @@ class CandidateFinder:
         fmt: str = "vintage",
         phyrexian_as_hybrid: bool = False,
         taken: Iterable[str] = (),
+        identity: Identity | None = None,
+        whose: str = "the commander's",
     ) -> Verdict:
-        """May the printed card (or cost) be named ``name``? Every reason, with its rule."""
+        """May the printed card (or cost) be named ``name``? Every reason, with its rule.
+
+        With ``identity`` (the namer's commander's, ``commander.identity_of``), a name outside
+        it is refused under 903.5c; ``whose`` says whose identity it is in that reason.
+        """
         fmt = check_format(fmt)
         entries = self.pool.nameables_called(name)
         if not entries:  # the printed card's own name refuses whatever the data says (704.1, D4)
@@ -175,7 +195,8 @@ class CandidateFinder:
             return Verdict(False, [*own, Reason("704.1", self._why_not_a_name(name))])
         taken_keys = {fold(t) for t in taken}
         verdicts = [
-            self._check_entry(n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) for n in entries
+            self._check_entry(n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys, identity, whose)
+            for n in entries
         ]
         return min(verdicts, key=lambda v: (not v.legal, len(v.reasons)))
 
@@ -202,7 +223,8 @@ class CandidateFinder:
     def _itself(printed: Card) -> Reason:
         return Reason("704.1", f"the chosen card can't be the printed card itself ({printed.name}), D4")
 
-    def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) -> Verdict:
+    def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys, identity=None,
+                     whose="the commander's") -> Verdict:
         # Every reason, then in rule order; under 704.1 the printed card itself comes first,
         # as it refuses whatever the card data says.
         reasons: list[Reason] = []
@@ -225,6 +247,10 @@ class CandidateFinder:
             reasons.append(Reason("704.1", f"{n.name} {cost_phrase(n.cost)}, which can't match {printed_txt}"))
         if n.key in taken_keys:
             reasons.append(Reason("704.2", f"{n.name} is already the name of another card in this game"))
+        if identity is not None:
+            outside = _outside_identity(n, identity, whose)
+            if outside:
+                reasons.append(outside)
         if reasons:
             return Verdict(False, in_rule_order(reasons), n)
         if not all(c.is_none for c in shared):
@@ -236,7 +262,21 @@ class CandidateFinder:
         ok = [Reason("704.1", why)]
         if self.pool.mental_magic_status(n.card) == "watched":
             ok.append(Reason("706.4a", f"{n.card.name} is on the watch list: allowed, but watched"))
+        if identity is not None:
+            ok.append(Reason("903.5c", f"{n.name}'s colour identity is {identity_text(n.identity)}, "
+                                       f"within {whose} ({identity_text(identity)})"))
         return Verdict(True, ok, n)
+
+
+def _outside_identity(n: Nameable, identity: Identity, whose: str) -> Reason | None:
+    """903.5c, D14(b): a name outside the namer's commander's colour identity is refused."""
+    if n.identity is None:  # never guessed, like an unknown cost (D2)
+        return Reason("903.5c", f"the card data doesn't give {n.name}'s colour identity, so it can't be "
+                                f"named within {whose} ({identity_text(identity)})")
+    if n.identity <= identity:
+        return None
+    return Reason("903.5c", f"{n.name}'s colour identity is {identity_text(n.identity)}; "
+                            f"{whose} is {identity_text(identity)}")
 
 
 def _as_named(cost: ManaCost) -> str:

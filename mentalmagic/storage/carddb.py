@@ -17,6 +17,13 @@ from ..pool import CardPool, PoolInfo
 from . import connect, transaction
 
 BATCH = 2000
+# What the card tables hold: bumped when a build stores something new, so that tables built
+# before it are rebuilt from their source (2: colour identity and face colours, #10).
+CARD_SCHEMA = 2
+
+
+def _json_or_none(value) -> str | None:
+    return None if value is None else json.dumps(list(value))
 
 
 def stored_source(db: sqlite_utils.Database) -> dict | None:
@@ -26,7 +33,7 @@ def stored_source(db: sqlite_utils.Database) -> dict | None:
 
 def is_current(db: sqlite_utils.Database, source: Source) -> bool:
     row = stored_source(db)
-    return bool(row) and row["signature"] == source.signature
+    return bool(row) and row["signature"] == source.signature and row.get("card_schema", 1) == CARD_SCHEMA
 
 
 def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int:
@@ -39,6 +46,7 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int
                 "french_name": rec["french_name"],
                 "layout": rec["layout"],
                 "legalities": json.dumps(rec["legalities"], sort_keys=True),
+                "color_identity": _json_or_none(rec.get("color_identity")),
             }
         )
         for f in rec["faces"]:
@@ -49,6 +57,7 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int
                                          "type_line", "text")},
                     "types": json.dumps(f["types"]),
                     "keywords": json.dumps(f["keywords"]),
+                    "colors": _json_or_none(f.get("colors")),
                 }
             )
     with transaction(db):  # all or nothing: a failed import leaves the old pool in place
@@ -66,6 +75,7 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int
                 "lacks": json.dumps(source.lacks),
                 "legalities_known": int(source.legalities_known),
                 "french_known": int(source.french_known),
+                "card_schema": CARD_SCHEMA,
             },
             pk="id",
         )
@@ -81,10 +91,12 @@ def load_pool(db: sqlite_utils.Database, bans: BanList | None = None) -> CardPoo
     for f in db.query("select * from faces"):
         f["types"] = json.loads(f["types"])
         f["keywords"] = json.loads(f["keywords"])
+        f["colors"] = None if f.get("colors") is None else json.loads(f["colors"])
         faces[f["card_name"]].append(f)
     cards = []
     for c in db.query("select * from cards"):
         c["legalities"] = json.loads(c["legalities"])
+        c["color_identity"] = None if c.get("color_identity") is None else json.loads(c["color_identity"])
         c["faces"] = faces.get(c["name"], [])
         if c["faces"]:
             cards.append(card_from_record(c))
