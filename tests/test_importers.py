@@ -321,13 +321,13 @@ def test_a_playgroups_edited_ban_list_is_data_not_code(pool, tmp_path, monkeypat
 def with_identity(doc: dict) -> dict:
     """TINY with MTGJSON's colorIdentity (every face repeats the card's) and face colours."""
     given = {"Savannah Lions": ["W"], "Fire // Ice": ["R", "U"], "Bonecrusher Giant // Stomp": ["R"]}
+    def colours(face):
+        return {} if face.get("isFaceDataMissing") else {"colors": [c for c in "WUBRG" if "{" + c in
+                                                                      face.get("manaCost", "")]}
+
     data = {}
     for name, faces in doc["data"].items():
-        data[name] = [
-            {**f, "colorIdentity": given.get(name, []),
-             **({} if f.get("isFaceDataMissing") else {"colors": [c for c in "WUBRG" if "{" + c in f.get("manaCost", "")]})}
-            for f in faces
-        ]
+        data[name] = [{**f, "colorIdentity": given.get(name, []), **colours(f)} for f in faces]
     return {"meta": doc["meta"], "data": data}
 
 
