@@ -8,7 +8,9 @@ from flask import Blueprint, current_app, jsonify, request
 
 from .. import __version__
 from ..cards import Card
+from ..commander import describe, find_commanders, identity_of
 from ..formats import FORMATS
+from ..identity import Identity, wubrg
 from ..mana import ManaCost
 from . import schemas
 from .views import candidate_json, card_json, card_summary
@@ -33,12 +35,25 @@ class Query:
     fmt: str
     phyrexian_as_hybrid: bool
     taken: frozenset[str]
+    commanders: tuple[Card, ...] = ()  # ?commander=…, once per commander (two for partners)
+    identity: Identity | None = None  # theirs: names outside it are refused (903.5c)
+
+    def within(self) -> dict:
+        """What the answer says about the identity it was given under."""
+        return {"commander": [c.name for c in self.commanders] or None,
+                "color_identity": None if self.identity is None else wubrg(self.identity)}
 
 
 def load_query(schema) -> tuple[dict, Query]:
-    """Read the query string; a ``game`` gives its format, house option and taken names."""
-    args = schema.load(request.args.to_dict())
+    """Read the query string; a ``game`` gives its format, house option and taken names, and
+    ``commander`` (repeated for partners: names may hold commas) the identity to answer within."""
+    data = request.args.to_dict()
+    if "commander" in data:
+        data["commander"] = request.args.getlist("commander")
+    args = schema.load(data)
     rt = runtime()
+    # 422 when it can't be one (903.3, D14(c))
+    commanders = find_commanders(rt.pool, args["commander"]) if "commander" in args else ()
     fmt, option, taken = args["format"], args.get("phyrexian_as_hybrid"), frozenset()
     if args.get("game"):
         game = rt.games.load(args["game"])
@@ -48,7 +63,8 @@ def load_query(schema) -> tuple[dict, Query]:
             option = game.setup.phyrexian_as_hybrid
         taken = game.taken_keys
     printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
-    return args, Query(printed, args.get("cost"), fmt, bool(option), taken)
+    identity = identity_of(commanders) if commanders else None
+    return args, Query(printed, args.get("cost"), fmt, bool(option), taken, commanders, identity)
 
 
 @bp.get("/health")
@@ -90,7 +106,7 @@ def candidates():
     rt = runtime()
     printed, taken = q.printed, q.taken
     result = rt.finder.candidates(printed=printed, cost=q.cost, fmt=q.fmt, phyrexian_as_hybrid=q.phyrexian_as_hybrid,
-                                  type_=args.get("type"), keyword=args.get("keyword"))
+                                  type_=args.get("type"), keyword=args.get("keyword"), identity=q.identity)
     start = args["offset"]
     end = start + args["limit"] if "limit" in args else None
     bans = rt.pool.bans
@@ -105,6 +121,7 @@ def candidates():
                 for n in result.candidates[start:end]
             ],
             "unknown_faces": list(result.unknown_faces),
+            **q.within(),
         }
     )
 
@@ -113,13 +130,15 @@ def candidates():
 def check():
     args, q = load_query(_check)
     verdict = runtime().finder.check(args["name"], printed=q.printed, cost=q.cost, fmt=q.fmt,
-                                     phyrexian_as_hybrid=q.phyrexian_as_hybrid, taken=q.taken)
+                                     phyrexian_as_hybrid=q.phyrexian_as_hybrid, taken=q.taken,
+                                     identity=q.identity, whose=f"{describe(q.commanders)}'s")
     return jsonify(
         {
             "legal": verdict.legal,
             "reasons": [{"rule": r.rule, "message": r.message} for r in verdict.reasons],
             "name": verdict.nameable.name if verdict.nameable else None,
             "format": q.fmt,
+            **q.within(),
         }
     )
 

@@ -40,6 +40,9 @@ class _PrintedOrCost(Strict):
     phyrexian_as_hybrid = fields.Boolean(
         metadata={"description": "house option of D3; defaults to the game's option, else false"}
     )
+    commander = fields.List(fields.String(validate=validate.Length(max=300)), metadata={
+        "description": "answer within this commander's colour identity (903.5c); repeat it for two "
+                       "partners. One that can't be a commander is a 422 (903.3, D14(c))"})
 
     @validates_schema
     def one_of_printed_or_cost(self, data, **kwargs):
@@ -83,6 +86,9 @@ class CardOut(Schema):
     mental_magic_rule = fields.String(allow_none=True)
     nameable_as = fields.List(fields.String(), metadata={"description": "the names this card offers (D4)"})
     printed_costs = fields.List(fields.String(), metadata={"description": "costs it offers when printed"})
+    color_identity = fields.List(fields.String(), allow_none=True,
+                                 metadata={"description": "903.4, in WUBRG order; null = unknown to the source"})
+    can_be_commander = fields.Boolean(metadata={"description": "by itself (903.3, 903.3a)"})
 
 
 class CardSummaryOut(Schema):
@@ -113,6 +119,10 @@ class CandidatesOut(Schema):
     count = fields.Integer(required=True, metadata={"description": "all candidates, before limit/offset"})
     candidates = fields.List(fields.Nested(CandidateOut), required=True)
     unknown_faces = fields.List(fields.String(), metadata={"description": "printed faces of unknown cost"})
+    commander = fields.List(fields.String(), allow_none=True,
+                            metadata={"description": "the commander(s) asked under, or null"})
+    color_identity = fields.List(fields.String(), allow_none=True,
+                                 metadata={"description": "their colour identity, WUBRG order (903.5c)"})
 
 
 class ReasonOut(Schema):
@@ -125,6 +135,10 @@ class CheckOut(Schema):
     reasons = fields.List(fields.Nested(ReasonOut), required=True)
     name = fields.String(allow_none=True)
     format = fields.String(required=True)
+    commander = fields.List(fields.String(), allow_none=True,
+                            metadata={"description": "the commander(s) asked under, or null"})
+    color_identity = fields.List(fields.String(), allow_none=True,
+                                 metadata={"description": "their colour identity, WUBRG order (903.5c)"})
 
 
 class HealthOut(Schema):
