@@ -120,3 +120,32 @@ def test_the_answers_keep_their_published_shape_and_the_parameter_is_documented(
     for path in ("/candidates", "/check"):
         params = {p["name"]: p for p in doc["paths"][path]["get"]["parameters"]}
         assert params["commander"]["schema"]["type"] == "array"
+
+
+# -- the judge's terminal ------------------------------------------------------------------------
+@pytest.fixture
+def cli_db(tmp_path, card_db_path, snapshot_path, monkeypatch):
+    from support import fresh_games_db
+
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(snapshot_path))
+    return str(fresh_games_db(card_db_path, tmp_path / "cli.sqlite"))
+
+
+def test_the_cli_answers_within_a_commanders_identity_and_shows_a_cards(cli_db):
+    from click.testing import CliRunner
+
+    from mentalmagic.cli import main
+
+    run = CliRunner()
+    result = run.invoke(main, ["--db", cli_db, "check", "{U}{U}", "Counterspell", "--commander", "Krenko, Mob Boss"])
+    assert result.exit_code == 1, result.output
+    assert "903.5c: Counterspell's colour identity is {U}; Krenko, Mob Boss's is {R}" in result.output
+    result = run.invoke(main, ["--db", cli_db, "candidates", "{R}", "--commander", "Thrasios, Triton Hero",
+                               "--commander", "Tymna the Weaver"])
+    assert result.exit_code == 0, result.output
+    assert "within Thrasios, Triton Hero and Tymna the Weaver's colour identity {W}{U}{B}{G}" in result.output
+    assert "Lightning Bolt" not in result.output
+    result = run.invoke(main, ["--db", cli_db, "candidates", "{R}", "--commander", "Savannah Lions"])
+    assert result.exit_code == 1 and "not a legendary creature" in result.output
+    result = run.invoke(main, ["--db", cli_db, "card", "Mayael the Anima"])
+    assert "colour identity: {W}{R}{G}; can be a commander (903.3)" in result.output
