@@ -44,8 +44,8 @@ def pair_abilities(card: Card) -> PairAbilities:
             found["partner"] = True
         elif low.startswith("partner with "):
             found["partner_with"] = fold(line[len("partner with "):])
-        elif low.startswith("partner—") or low.startswith("partner -"):
-            found["group"] = fold(line.split("—", 1)[-1] if "—" in line else line.split("-", 1)[-1]).strip()
+        elif low.startswith("partner-") or low.startswith("partner -"):  # fold reads "—" as "-"
+            found["group"] = low.split("-", 1)[1].strip()
         elif low == "friends forever":
             found["group"] = "friends forever"
         elif low == "choose a background":

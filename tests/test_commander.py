@@ -137,6 +137,8 @@ def test_a_card_that_cant_be_a_commander_is_refused_with_the_reason_and_903_3(po
         (("Abdel Adrian, Gorion's Ward", "Candlekeep Sage"), "WU"),  # Choose a Background
         (("Candlekeep Sage", "Abdel Adrian, Gorion's Ward"), "WU"),  # in either order
         (("Amy Pond", "The Tenth Doctor"), "UR"),  # Doctor's companion
+        (("Bjorna, Nightfall Alchemist", "Cecily, Haunted Mage"), "UBR"),  # Friends forever
+        (("Atreus, Impulsive Son", "Kratos, Stoic Father"), "WUR"),  # Partner—Father & son
     ],
 )
 def test_two_commanders_that_may_share_the_command_zone_name_within_their_union(pool, pair, colours):
@@ -153,6 +155,8 @@ def test_two_commanders_that_may_share_the_command_zone_name_within_their_union(
         ("Thrasios, Triton Hero", "Thrasios, Triton Hero"),  # the same card twice
         ("Krenko, Mob Boss", "Candlekeep Sage"),  # a Background, but Krenko doesn't choose one
         ("Tymna the Weaver", "Savannah Lions"),  # a partner beside a card that can't be a commander
+        ("Atreus, Impulsive Son", "Abby, Merciless Soldier"),  # two partner groups: Father & son, Survivors
+        ("Bjorna, Nightfall Alchemist", "Thrasios, Triton Hero"),  # Friends forever beside plain Partner
     ],
 )
 def test_a_pair_that_cant_share_the_command_zone_is_refused(pool, pair):
