@@ -238,6 +238,41 @@ def section_candidates(ctx: Context) -> list[Row]:
     ]
 
 
+# -- 2b. the same within a commander's colour identity (903.5c, #10) --------------------------
+IDENTITIES = {"Krenko, Mob Boss": "R", "Mayael the Anima": "WRG", "Thrasios + Tymna": "WUBG", "colourless": ""}
+
+
+def section_identity(ctx: Context) -> list[Row]:
+    """finder.candidates(printed=card, identity=...) on the sample of section 2: the filter runs on
+    the remembered list of a cost, so it must cost the index nothing it can feel."""
+    name = "identity"
+    finder = ctx.finder
+    sample = ctx.printed_sample("candidates", ctx.args.queries)  # the same cards as section 2
+    say(f"== 2b. finder.candidates(printed=card, identity=...) in process, format {FMT}, "
+        f"{len(sample)} cards; cold = first time per (cost, identity)")
+
+    def run(identity) -> list[float]:
+        lat = []
+        for card in sample:
+            t = time.perf_counter()
+            finder.candidates(printed=card, fmt=FMT, identity=identity)
+            lat.append(time.perf_counter() - t)
+        return lat
+
+    base = run(None)
+    say(f"  {'no identity':<26} median {statistics.median(base) * 1e6:7,.0f} us   "
+        f"p99 {percentile(base, 99) * 1e6:7,.0f} us")
+    rows = [Row(name, "no identity median", statistics.median(base) * 1e6, "us")]
+    for label, letters in IDENTITIES.items():
+        identity = frozenset(letters)
+        cold, warm = run(identity), run(identity)
+        say(f"  {label + ' (' + (letters or '-') + ')':<26} median {statistics.median(warm) * 1e6:7,.0f} us   "
+            f"p99 {percentile(warm, 99) * 1e6:7,.0f} us   (cold: median {statistics.median(cold) * 1e6:,.0f} us, "
+            f"p99 {percentile(cold, 99) * 1e6:,.0f} us)")
+        rows.append(Row(name, f"{label} median", statistics.median(warm) * 1e6, "us"))
+    return rows
+
+
 # -- 3. HTTP under waitress: /api/v1/candidates against a trivial route ---------------------
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -419,7 +454,9 @@ def section_games(ctx: Context) -> list[Row]:
     ]
 
 
-SECTIONS: list[Callable[[Context], list[Row]]] = [section_import, section_candidates, section_http, section_games]
+SECTIONS: list[Callable[[Context], list[Row]]] = [
+    section_import, section_candidates, section_identity, section_http, section_games,
+]
 
 
 # -- --profile: where the time goes (run after every measurement, so it skews none) --------

@@ -9,7 +9,7 @@ identity (903.5c) filters the remembered list of a cost, and is remembered too.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from threading import Lock
@@ -35,6 +35,8 @@ class CostIndex:
                 for concrete in n.cost.instantiations(phyrexian_as_hybrid):
                     by_cost[concrete].append(pos)
         self.by_cost = {k: tuple(v) for k, v in by_cost.items()}
+        # names more than one entry answers to ("Start"): the identity filter reads all of them
+        self.shared_keys = frozenset(k for k, count in Counter(n.key for n in self.nameables).items() if count > 1)
         self.size = sum(len(v) for v in self.by_cost.values())
         self._answers: dict[tuple, tuple[Nameable, ...]] = {}
 
@@ -51,14 +53,17 @@ class CostIndex:
 
         With ``identity``, only the names whose colour identity is within it (903.5c): a name
         whose identity the data lacks is left out. Remembered under (costs, identity): 32
-        identities at most. Entries are filtered before one is kept per name, so a name two
-        cards share stays when either card is within the identity.
+        identities at most. It filters the cost's remembered list; only when that list holds a
+        name two cards share does it filter every entry first, so that the name stays when
+        either card is within the identity.
         """
         key = (costs, identity)
         answer = self._answers.get(key)
         if answer is None:
-            found = self.matching(costs)
+            found = self.names_for(costs) if identity is not None else self.matching(costs)
             if identity is not None:
+                if any(n.key in self.shared_keys for n in found):
+                    found = self.matching(costs)
                 found = [n for n in found if n.identity is not None and n.identity <= identity]
             seen: set[str] = set()
             answer = tuple(n for n in found if not (n.key in seen or seen.add(n.key)))

@@ -229,3 +229,25 @@ def test_without_an_identity_the_answers_are_unchanged(finder):
     assert "Counterspell" in everything
     assert names(finder.candidates(cost=cost, identity=frozenset("WUBRG"))) == everything
     assert all(r.rule != "903.5c" for r in finder.check("Counterspell", cost=cost).reasons)
+
+
+def test_a_name_two_cards_share_stays_when_either_card_is_within_the_identity():
+    from mentalmagic.formats import BanList
+    from mentalmagic.index import CandidateFinder
+    from mentalmagic.pool import CardPool, PoolInfo
+
+    def split(name: str, left: Face, right: Face, identity: str) -> Card:
+        return Card(name, None, "split", (left, right), color_identity=frozenset(identity))
+
+    # a made-up shared half "Start" {2}{W}: one card gives it text with {B}, the other doesn't
+    plain = Face("Start", None, ManaCost.parse("{2}{W}"), 3, "Instant")
+    inked = Face("Start", None, ManaCost.parse("{2}{W}"), 3, "Instant", text="Add {B}.")
+    cards = [split("Start // Alpha", inked, Face("Alpha", None, ManaCost.parse("{B}"), 1, "Instant"), "WB"),
+             split("Start // Omega", plain, Face("Omega", None, ManaCost.parse("{R}"), 1, "Instant"), "WR")]
+    pool = CardPool(cards, BanList([]), PoolInfo(source="test", built_at="now"))
+    finder = CandidateFinder(pool)
+    cost = ManaCost.parse("{2}{W}")
+    assert names(finder.candidates(cost=cost, fmt="all")) == ["Start"]
+    assert names(finder.candidates(cost=cost, fmt="all", identity=W)) == ["Start"]  # the Omega card's
+    assert finder.check("Start", cost=cost, fmt="all", identity=W).legal
+    assert names(finder.candidates(cost=cost, fmt="all", identity=frozenset("U"))) == []
