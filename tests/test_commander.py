@@ -251,3 +251,14 @@ def test_a_name_two_cards_share_stays_when_either_card_is_within_the_identity():
     assert names(finder.candidates(cost=cost, fmt="all", identity=W)) == ["Start"]  # the Omega card's
     assert finder.check("Start", cost=cost, fmt="all", identity=W).legal
     assert names(finder.candidates(cost=cost, fmt="all", identity=frozenset("U"))) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "legal"),
+    [("Mountain", True), ("Wastes", True), ("Forest", False), ("Tundra", False), ("Murmuring Bosk", False)],
+)
+def test_a_land_counts_its_basic_land_types_in_its_identity(finder, name, legal):
+    """903.5d: the card data's identity counts the colours a basic land type makes (Tundra is {W}{U})."""
+    verdict = finder.check(name, cost=ManaCost.parse(""), identity=R)
+    assert verdict.legal is legal
+    assert verdict.reasons[-1].rule == "903.5c"
