@@ -45,7 +45,9 @@ def mini_finder(mini_pool) -> CandidateFinder:
 @pytest.fixture(scope="session")
 def snapshot_path() -> Path:
     if not SNAPSHOT.is_file():
-        pytest.fail(f"the card snapshot is missing at {SNAPSHOT} (MENTALMAGIC_TEST_CARDS names another file)")
+        why = ("MENTALMAGIC_TEST_CARDS names no file" if os.environ.get("MENTALMAGIC_TEST_CARDS")
+               else "the embedded snapshot is missing (git checkout cards/AtomicCards.json.xz)")
+        pytest.fail(f"{why}: {SNAPSHOT}")
     return SNAPSHOT
 
 
