@@ -63,7 +63,7 @@ def init_db(ctx):
 
 @main.command("build-cards")
 @click.option("--source", "source_path", default=None,
-              help="AtomicCards file (.json/.gz/.xz); default $MENTALMAGIC_CARDS, else the embedded corpus.")
+              help="AtomicCards file (.json/.gz/.xz); default $MENTALMAGIC_CARDS, else the embedded snapshot.")
 @click.option("--force", is_flag=True, help="Rebuild even if the source has not changed.")
 @click.pass_context
 def build(ctx, source_path, force):
