@@ -8,15 +8,42 @@ HOST    ?= 127.0.0.1
 # Tests, CI and benchmarks read the full snapshot beside the project; never copied in.
 SNAPSHOT ?= $(abspath ../shared/cards/AtomicCards.json.xz)
 
-.PHONY: setup browser serve test lint bench clean
+NPM_STAMP := node_modules/.package-lock.json
+PO      := $(wildcard mentalmagic/web/translations/*/LC_MESSAGES/messages.po)
+MO      := $(PO:.po=.mo)
+BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 --no-wrap --project=mentalmagic \
+                 -o mentalmagic/web/translations/messages.pot .
 
-setup: $(STAMP)
+.PHONY: setup npm browser serve test lint bench clean messages
+
+setup: $(STAMP) $(NPM_STAMP) $(MO)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
+
+# The mana font (served to pages) and axe-core (tests) from package.json's lockfile, into
+# node_modules/ (ignored). Without npm, as root, Debian's is installed; the pages still work
+# without the font (symbols fall back to text), but the page tests need axe-core.
+$(NPM_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+	  else echo "install npm (sudo apt-get install npm), then run make setup again" >&2; exit 1; fi; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NPM_STAMP)
+
+npm: $(NPM_STAMP)
+
+# The pages' translations: .po files are committed, their .mo compiled here (ignored).
+%.mo: %.po $(STAMP)
+	$(BIN)/pybabel compile --use-fuzzy -i $< -o $@
+
+# After changing a page's text: extract the messages and merge them into every .po.
+messages: $(STAMP)
+	$(BABEL_EXTRACT)
+	$(BIN)/pybabel update -i mentalmagic/web/translations/messages.pot -d mentalmagic/web/translations --no-wrap
 
 # The page is tested in Debian's real Chromium (Playwright drives it; it never downloads a browser).
 browser:
@@ -37,4 +64,4 @@ bench: setup
 	$(BIN)/python bench/run.py --cards $(SNAPSHOT)
 
 clean:
-	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache node_modules $(MO)

@@ -55,7 +55,7 @@ def browser():
 @pytest.fixture
 def page(browser, base_url):
     """A fresh page; any uncaught script error or request to another host fails the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=base_url)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=base_url, locale="en-US")
     context.set_default_timeout(TIMEOUT_MS)
     outside: list[str] = []
     errors: list[str] = []
@@ -354,7 +354,7 @@ def test_shared_url_shows_the_result(page, base_url):
 
 
 def test_phone_width_nothing_overflows(browser, base_url):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=base_url,
+    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=base_url, locale="en-US",
                                   is_mobile=True, has_touch=True, reduced_motion="reduce")
     context.set_default_timeout(TIMEOUT_MS)
     pg = context.new_page()
