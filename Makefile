@@ -38,7 +38,7 @@ npm: $(NPM_STAMP)
 
 # The pages' translations: .po files are committed, their .mo compiled here (ignored).
 %.mo: %.po $(STAMP)
-	$(BIN)/pybabel compile --use-fuzzy -i $< -o $@
+	$(BIN)/pybabel compile -i $< -o $@
 
 # After changing a page's text: extract the messages and merge them into every .po.
 messages: $(STAMP)

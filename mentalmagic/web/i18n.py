@@ -35,7 +35,13 @@ def select_language() -> str:
     chosen = request.cookies.get(COOKIE, "")
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT_LANGUAGE
+    # by quality, then the browser's order; "fr-CA" is French (werkzeug's best_match would
+    # prefer an exact "en;q=0.5" to it)
+    for value, _quality in request.accept_languages:
+        primary = value.replace("_", "-").split("-")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return DEFAULT_LANGUAGE
 
 
 def compile_catalogues(root: Path = TRANSLATIONS) -> None:
