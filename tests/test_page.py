@@ -702,3 +702,40 @@ def test_no_inline_script_or_style(base_url):
             assert 'type="module" src="/static/' in attrs and not body.strip(), attrs
     assert "<style" not in html and " style=" not in html and "data:" not in html
     assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers
+
+
+CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
+
+
+@pytest.fixture(scope="module")
+def base_url_csp(card_db_path, pool, finder):
+    """The app sending the strict CSP the README gives (the hardening sets the real header)."""
+    app = create_app({
+        "TESTING": True,
+        "DATABASE": str(card_db_path),
+        "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
+    })
+    app.after_request(lambda resp: (resp.headers.__setitem__("Content-Security-Policy", CSP), resp)[1])
+    with served(app) as root:
+        yield root
+
+
+def test_page_works_under_a_strict_csp(browser, base_url_csp):
+    guarded = Guarded(browser, base_url_csp)
+    refused: list[str] = []
+    pg = guarded.new_page()
+    pg.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    try:
+        pg.goto("/?printed=Boros%20Guildmage")
+        wait_results(pg)  # the modules ran and fetched the API
+        pg.evaluate("document.fonts.ready")
+        assert pg.evaluate("document.fonts.check('1em Mana')")  # the font loaded
+        assert pg.evaluate("getComputedStyle(document.querySelector('.printed-head .ms')).backgroundImage"
+                           ).startswith("linear-gradient")
+        pg.locator("#name-input").fill("")
+        pg.locator("#name-input").press_sequentially("lions")
+        sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
+    finally:
+        guarded.context.close()
+    guarded.check()
+    assert refused == []
