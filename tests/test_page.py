@@ -112,7 +112,7 @@ def api(base_url: str, path: str, **params) -> dict:
 def wait_results(pg, count: int | None = None):
     """Wait for a finished search (status says how many) and return the count shown."""
     sync_api.expect(pg.locator("#status")).to_have_class("status is-ok")
-    shown = int(pg.locator("#count-line .count").inner_text().replace(",", ""))
+    shown = int(pg.locator("#count-line .count").inner_text().replace(",", "").replace("\u202f", ""))
     if count is not None:
         assert shown == count
     return shown
@@ -120,7 +120,7 @@ def wait_results(pg, count: int | None = None):
 
 def show_all(pg) -> list[str]:
     """Load every candidate (progressively rendered) and return their names."""
-    total = int(pg.locator("#count-line .count").inner_text().replace(",", ""))
+    total = int(pg.locator("#count-line .count").inner_text().replace(",", "").replace("\u202f", ""))
     if pg.locator("#all-button").is_visible():
         pg.locator("#all-button").click()
     elif pg.locator("#more-button").is_visible():
@@ -406,7 +406,7 @@ def test_phone_width_nothing_overflows(browser, base_url):
         wait_results(pg)
         pg.locator("#all-button").tap()
         sync_api.expect(pg.locator("#candidates .cand")).to_have_count(
-            int(pg.locator("#count-line .count").inner_text().replace(",", "")))
+            int(pg.locator("#count-line .count").inner_text().replace(",", "").replace("\u202f", "")))
         assert pg.evaluate("document.documentElement.scrollWidth") <= 360
         pg.goto("/?cost=%7BR/W%7D%7BR/W%7D")
         wait_results(pg)
@@ -739,3 +739,33 @@ def test_page_works_under_a_strict_csp(browser, base_url_csp):
         guarded.context.close()
     guarded.check()
     assert refused == []
+
+
+def test_laptop_1366x768_keyboard_only(browser, base_url):
+    """On a judge's laptop screen both searches start above the fold and nothing scrolls sideways."""
+    # 768 px of screen leave about 650 to the page once the browser's bars are drawn
+    guarded = Guarded(browser, base_url, viewport={"width": 1366, "height": 650}, locale="fr-FR")
+    pg = guarded.new_page()
+    try:
+        pg.goto("/")
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 1366
+        for target in (pg.get_by_role("button", name="Trouver les noms de cette carte"),
+                       pg.get_by_label("Coût de mana", exact=True), pg.get_by_label("Format")):
+            box = target.bounding_box()
+            assert box["y"] + box["height"] <= 650, target
+        # the house option from the keyboard: Tab to it, Space, the search runs again with it
+        pg.goto("/?cost=%7BU/P%7D")
+        wait_results(pg, 0)
+        pg.locator("#game-input").focus()
+        pg.keyboard.press("Tab")
+        sync_api.expect(pg.locator("#phyrexian-input")).to_be_focused()
+        pg.keyboard.press("Space")
+        sync_api.expect(pg.locator("#excluded")).to_be_hidden()
+        assert wait_results(pg) > 0
+        pg.screenshot(path="/tmp/page-laptop-fr.png", full_page=False)
+        pg.goto("/?printed=Bonecrusher%20Giant")
+        wait_results(pg)
+        pg.locator("#results").screenshot(path="/tmp/page-card-fr.png")
+    finally:
+        guarded.context.close()
+    guarded.check()
