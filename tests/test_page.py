@@ -769,3 +769,17 @@ def test_laptop_1366x768_keyboard_only(browser, base_url):
     finally:
         guarded.context.close()
     guarded.check()
+
+
+def test_vendor_serves_only_the_font_css_and_files(base_url):
+    with urllib.request.urlopen(f"{base_url}/vendor/mana-font/css/mana.min.css", timeout=30) as resp:
+        assert resp.status == 200 and "text/css" in resp.headers["Content-Type"]
+        assert "../fonts/mana.woff" in resp.read().decode()  # fonts resolve to the route below
+    with urllib.request.urlopen(f"{base_url}/vendor/mana-font/fonts/mana.woff", timeout=30) as resp:
+        assert resp.status == 200 and len(resp.read()) > 1000
+    for bad in ("mana-font/package.json", "mana-font/css/../package.json", "mana-font/css/%2e%2e/package.json",
+                "axe-core/axe.min.js", "mana-font/css/../../axe-core/axe.min.js"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(f"{base_url}/vendor/{bad}", timeout=30)
+        err.value.close()
+        assert err.value.code == 404, bad

@@ -8,6 +8,7 @@ asks the API for the result.
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_from_directory
@@ -86,6 +87,7 @@ def set_language(code: str):
 def vendor(package: str, filename: str):
     """A file of an installed npm package (css and fonts of mana-font only); 404 when not installed."""
     folders = VENDOR.get(package)
-    if folders is None or filename.split("/", 1)[0] not in folders:
+    path = posixpath.normpath(filename)  # "css/../package.json" is not under css/
+    if folders is None or path.split("/", 1)[0] not in folders:
         abort(404)
-    return send_from_directory(node_modules() / package, filename, max_age=24 * 3600)
+    return send_from_directory(node_modules() / package, path, max_age=24 * 3600)
