@@ -31,6 +31,10 @@ CREATE TABLE IF NOT EXISTS faces (
     types       TEXT NOT NULL DEFAULT '[]',
     keywords    TEXT NOT NULL DEFAULT '[]',
     text        TEXT NOT NULL DEFAULT '',
+    power       TEXT,                   -- as printed ("*", "1+*"); NULL when the face has none
+    toughness   TEXT,
+    loyalty     TEXT,
+    defense     TEXT,
     PRIMARY KEY (card_name, position)
 );
 CREATE INDEX IF NOT EXISTS faces_name ON faces(name);

@@ -5,7 +5,8 @@ A record is a dict shaped like the card tables of ``schema.sql``::
 
     {"name", "french_name", "layout", "legalities": {fmt: "legal"|...},
      "faces": [{"position", "name", "french_name", "mana_cost", "mana_value",
-                "type_line", "types", "keywords", "text"}]}
+                "type_line", "types", "keywords", "text",
+                "power", "toughness", "loyalty", "defense"}]}   (the last four may be absent)
 
 ``mana_cost`` is the printed cost text, ``""`` for "no mana cost", and None
 when the source does not know the face (it is never guessed).

@@ -52,6 +52,8 @@ def card_record(name: str, faces: list[dict]) -> dict:
                 "types": list(f.get("types") or []),
                 "keywords": list(f.get("keywords") or []),
                 "text": f.get("text") or "",
+                # printed as text: "*", "1+*" and "X" are real values
+                **{k: f.get(k) for k in ("power", "toughness", "loyalty", "defense")},
             }
         )
     legalities = {k.lower(): str(v).lower() for k, v in (first.get("legalities") or {}).items()}

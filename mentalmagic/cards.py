@@ -29,6 +29,10 @@ class Face:
     types: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     text: str = ""
+    power: str | None = None  # as printed: "*" and "1+*" are values too
+    toughness: str | None = None
+    loyalty: str | None = None
+    defense: str | None = None
 
     @property
     def known(self) -> bool:
@@ -171,6 +175,10 @@ def card_from_record(rec: dict) -> Card:
                 types=tuple(f.get("types") or ()),
                 keywords=tuple(f.get("keywords") or ()),
                 text=f.get("text") or "",
+                power=f.get("power"),
+                toughness=f.get("toughness"),
+                loyalty=f.get("loyalty"),
+                defense=f.get("defense"),
             )
         )
     return Card(

@@ -49,6 +49,7 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int
                                          "type_line", "text")},
                     "types": json.dumps(f["types"]),
                     "keywords": json.dumps(f["keywords"]),
+                    **{k: f.get(k) for k in ("power", "toughness", "loyalty", "defense")},
                 }
             )
     with transaction(db):  # all or nothing: a failed import leaves the old pool in place

@@ -29,9 +29,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     if rt.games is None:
         rt.games = GameStore(rt.db_path, rt.finder)
 
-    from . import api, decks, errors, games, openapi, pages
+    from . import api, decks, errors, games, i18n, openapi, pages
 
     errors.register(app)
+    i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(decks.bp)

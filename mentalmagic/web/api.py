@@ -9,6 +9,7 @@ from flask import Blueprint, current_app, jsonify, request
 from .. import __version__
 from ..cards import Card
 from ..formats import FORMATS
+from ..index import explain_empty
 from ..mana import ManaCost
 from . import schemas
 from .views import candidate_json, card_json, card_summary
@@ -94,19 +95,25 @@ def candidates():
     start = args["offset"]
     end = start + args["limit"] if "limit" in args else None
     bans = rt.pool.bans
-    return jsonify(
-        {
-            "printed": card_json(printed, rt.pool) if printed else None,
-            "costs": [str(c) for c in result.costs],
-            "format": result.format,
-            "count": len(result.candidates),
-            "candidates": [
-                candidate_json(n, n.key in taken, bans.status(n.card) == "watched")
-                for n in result.candidates[start:end]
-            ],
-            "unknown_faces": list(result.unknown_faces),
-        }
-    )
+    body = {
+        "printed": card_json(printed, rt.pool) if printed else None,
+        "costs": [str(c) for c in result.costs],
+        "format": result.format,
+        "count": len(result.candidates),
+        "candidates": [
+            candidate_json(n, n.key in taken, bans.status(n.card) == "watched")
+            for n in result.candidates[start:end]
+        ],
+        "unknown_faces": list(result.unknown_faces),
+    }
+    if not result.candidates:  # say why: each same-cost card and the rule that keeps it out
+        body["excluded"] = [
+            {"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
+            for x in explain_empty(rt.pool, printed=printed, cost=q.cost, fmt=q.fmt,
+                                   phyrexian_as_hybrid=q.phyrexian_as_hybrid,
+                                   type_=args.get("type"), keyword=args.get("keyword"))
+        ]
+    return jsonify(body)
 
 
 @bp.get("/check")
