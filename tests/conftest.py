@@ -17,6 +17,12 @@ from mentalmagic.storage import connect
 from mentalmagic.storage.carddb import build_cards, read_pool
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The suite creates many games from one address: no rate limit and no access log unless a test
+# asks for them (tests/test_limits.py passes its own SETTINGS). Set before any app is built.
+os.environ["MENTALMAGIC_RATE_LIMIT"] = "0"
+os.environ["MENTALMAGIC_GAMES_PER_HOUR"] = "0"
+os.environ["MENTALMAGIC_ACCESS_LOG"] = "0"
 SNAPSHOT = Path(
     os.environ.get("MENTALMAGIC_TEST_CARDS") or ROOT.parent / "shared" / "cards" / "AtomicCards.json.xz"
 )

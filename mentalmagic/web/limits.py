@@ -1,0 +1,59 @@
+"""Per-client rate limits (Flask-Limiter): 429 with Retry-After, in the API's error envelope.
+
+Every route counts against MENTALMAGIC_RATE_LIMIT requests per client per minute; the
+routes that create something to keep (a game, a deck) also against
+MENTALMAGIC_GAMES_PER_HOUR. The counts live in MENTALMAGIC_RATE_LIMIT_STORAGE: in memory
+by default, which is per process (with several workers, give them a shared redis:// or
+memcached:// storage to count a client once).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from flask import Flask, request
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+
+from ..settings import Settings
+from .errors import envelope
+
+# Routes that create what the server keeps: the stricter hourly limit applies to POST on them.
+# /decks is declared before it exists: the limit takes hold on the day its route is registered.
+CREATING = ("/api/v1/games", "/api/v1/decks")
+
+
+def install(app: Flask, s: Settings) -> Limiter | None:
+    """Attach the limits to ``app`` after its routes are registered; None when both are off."""
+    if not (s.rate_limit or s.games_per_hour):
+        return None
+    limiter = Limiter(
+        get_remote_address,  # the client's address (MENTALMAGIC_PROXIES makes it the forwarded one)
+        default_limits=[f"{s.rate_limit} per minute"] if s.rate_limit else [],
+        storage_uri=s.rate_limit_storage,
+        strategy="fixed-window",
+        headers_enabled=True,  # X-RateLimit-Limit/-Remaining/-Reset, and Retry-After on a 429
+        swallow_errors=True,  # an unreachable shared storage lets requests through rather than failing them
+    )
+    limiter.init_app(app)
+    if s.games_per_hour:
+        hourly = limiter.limit(f"{s.games_per_hour} per hour", methods=["POST"], override_defaults=False,
+                               error_message=f"at most {s.games_per_hour} created per client per hour")
+        for rule in app.url_map.iter_rules():
+            if rule.rule.rstrip("/") in CREATING and "POST" in rule.methods:
+                hourly(app.view_functions[rule.endpoint])  # registered by name; the view itself is unchanged
+
+    @app.errorhandler(RateLimitExceeded)
+    def rate_limited(e: RateLimitExceeded):
+        current = limiter.current_limit
+        wait = max(1, math.ceil(current.reset_at - time.time())) if current else 60
+        if not request.path.startswith("/api/"):
+            resp = e.get_response()
+        else:
+            resp = envelope(429, "rate_limited",
+                            f"too many requests from {request.remote_addr} ({e.description}); retry in {wait} s")
+        resp.headers["Retry-After"] = str(wait)
+        return resp
+
+    return limiter
