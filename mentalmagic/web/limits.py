@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 
-from flask import Flask, request
+from flask import Flask, g, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
@@ -30,30 +30,40 @@ def install(app: Flask, s: Settings) -> Limiter | None:
         return None
     limiter = Limiter(
         get_remote_address,  # the client's address (MENTALMAGIC_PROXIES makes it the forwarded one)
-        default_limits=[f"{s.rate_limit} per minute"] if s.rate_limit else [],
+        # one count per client across every route (default_limits would count each route apart)
+        application_limits=[f"{s.rate_limit} per minute"] if s.rate_limit else [],
         storage_uri=s.rate_limit_storage,
         strategy="fixed-window",
         headers_enabled=True,  # X-RateLimit-Limit/-Remaining/-Reset, and Retry-After on a 429
         swallow_errors=True,  # an unreachable shared storage lets requests through rather than failing them
     )
+
+    @app.after_request  # registered before init_app, so it runs after Flask-Limiter's own headers
+    def one_retry_after(resp):
+        if "retry_after" in g:  # the wait the message says, never a second rounding of it
+            resp.headers["Retry-After"] = str(g.retry_after)
+        return resp
+
     limiter.init_app(app)
     if s.games_per_hour:
         hourly = limiter.limit(f"{s.games_per_hour} per hour", methods=["POST"], override_defaults=False,
                                error_message=f"at most {s.games_per_hour} created per client per hour")
         for rule in app.url_map.iter_rules():
             if rule.rule.rstrip("/") in CREATING and "POST" in rule.methods:
-                hourly(app.view_functions[rule.endpoint])  # registered by name; the view itself is unchanged
+                # Flask-Limiter checks a decorated limit in its wrapper: the view is wrapped where it stands
+                app.view_functions[rule.endpoint] = hourly(app.view_functions[rule.endpoint])
 
     @app.errorhandler(RateLimitExceeded)
     def rate_limited(e: RateLimitExceeded):
         current = limiter.current_limit
-        wait = max(1, math.ceil(current.reset_at - time.time())) if current else 60
+        window = e.limit.limit.get_expiry()  # reset_at is rounded up to a whole second: never wait longer
+        left = math.ceil(current.reset_at - time.time()) if current else window
+        wait = g.retry_after = max(1, min(window, left))
         if not request.path.startswith("/api/"):
             resp = e.get_response()
         else:
             resp = envelope(429, "rate_limited",
                             f"too many requests from {request.remote_addr} ({e.description}); retry in {wait} s")
-        resp.headers["Retry-After"] = str(wait)
         return resp
 
     return limiter
