@@ -42,6 +42,8 @@ def install(app: Flask, s: Settings) -> Limiter | None:
     def one_retry_after(resp):
         if "retry_after" in g:  # the wait the message says, never a second rounding of it
             resp.headers["Retry-After"] = str(g.retry_after)
+        elif resp.status_code != 429:  # Flask-Limiter sends it on every answer; it means "wait" only here
+            resp.headers.pop("Retry-After", None)
         return resp
 
     limiter.init_app(app)
