@@ -24,8 +24,9 @@ from mentalmagic.web import create_app, schemas
 TIMEOUT = 120  # a refusal comes in a second or two; a server that started anyway is killed here
 
 
-def start(db, cards, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "MENTALMAGIC_DB": str(db), "MENTALMAGIC_CARDS": str(cards), "MENTALMAGIC_ACCESS_LOG": "0"}
+def start(db, cards, *args: str, **settings: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "MENTALMAGIC_DB": str(db), "MENTALMAGIC_CARDS": str(cards), "MENTALMAGIC_ACCESS_LOG": "0",
+           **settings}
     return subprocess.run([sys.executable, "-m", "mentalmagic.cli", *args], env=env, capture_output=True,
                           text=True, timeout=TIMEOUT)
 
@@ -102,6 +103,19 @@ def test_the_self_check_command_refuses_the_same_way(snapshot_db, snapshot_path)
     with open(snapshot_db, "r+b") as fh:
         fh.write(b"this is no SQLite")
     assert_refused(start(snapshot_db, snapshot_path, "self-check"), str(snapshot_db), "not a database")
+
+
+@pytest.mark.parametrize(
+    ("settings", "says"),
+    [({"MENTALMAGIC_RATE_LIMIT": "lots"}, "MENTALMAGIC_RATE_LIMIT='lots' is not a number"),
+     ({"MENTALMAGIC_ACCESS_LOG": "/no/such/dir/access.log"}, "MENTALMAGIC_ACCESS_LOG='/no/such/dir/access.log'"),
+     ({"MENTALMAGIC_RATE_LIMIT": "10", "MENTALMAGIC_RATE_LIMIT_STORAGE": "bogus://x"},
+      "MENTALMAGIC_RATE_LIMIT_STORAGE='bogus://x'")],
+    ids=["rate-limit", "access-log", "storage"],
+)
+def test_a_bad_setting_refuses_to_start_naming_it(tmp_path, settings, says):
+    assert_refused(start(tmp_path / "new.sqlite", tmp_path / "no-cards.json", "serve", "--port", "0", **settings),
+                   says)
 
 
 # -- /health after start ---------------------------------------------------------------------------

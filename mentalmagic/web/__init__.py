@@ -51,14 +51,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     settings: Settings = app.config.get("SETTINGS") or from_env()
     app.config["SETTINGS"] = settings
 
+    from . import accesslog, api, errors, games, headers, limits, openapi, pages
+
+    # a bad setting is refused before the (longer) self-check and pool load
+    log = accesslog.open_log(settings.access_log)
+    limits.check_storage(settings)
     rt = app.config.get("RUNTIME") or checked_runtime(Path(app.config["DATABASE"]))
     app.extensions["mentalmagic"] = rt
     app.extensions["mentalmagic.health"] = HealthCheck(rt, settings.health_interval)
 
     if rt.games is None:
         rt.games = GameStore(rt.db_path, rt.finder)
-
-    from . import accesslog, api, errors, games, headers, limits, openapi, pages
 
     errors.register(app)
     headers.register(app)
@@ -68,7 +71,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     limits.install(app, settings)  # after the routes: it finds the creating ones by their rule
 
-    log = accesslog.open_log(settings.access_log)
     if log:
         app.wsgi_app = accesslog.AccessLog(app.wsgi_app, log)
     if settings.proxies:  # outermost: the access log and the limits see the forwarded client

@@ -33,7 +33,11 @@ def open_log(target: str) -> logging.Logger | None:
     for old in list(log.handlers):
         log.removeHandler(old)
         old.close()
-    handler = logging.StreamHandler(sys.stderr) if target == "-" else logging.FileHandler(target, encoding="utf-8")
+    try:
+        handler = logging.StreamHandler(sys.stderr) if target == "-" else logging.FileHandler(target, encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"MENTALMAGIC_ACCESS_LOG={target!r} can't be opened ({e.strerror}): "
+                         "name a file in a directory that exists, '-' or '0'") from None
     formatter = logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%SZ")
     formatter.converter = time.gmtime
     handler.setFormatter(formatter)

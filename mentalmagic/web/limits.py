@@ -15,6 +15,8 @@ import time
 from flask import Flask, g, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits.errors import ConfigurationError
+from limits.storage import storage_from_string
 
 from ..settings import Settings
 from .errors import envelope
@@ -22,6 +24,16 @@ from .errors import envelope
 # Routes that create what the server keeps: the stricter hourly limit applies to POST on them.
 # /decks is declared before it exists: the limit takes hold on the day its route is registered.
 CREATING = ("/api/v1/games", "/api/v1/decks")
+
+
+def check_storage(s: Settings) -> None:
+    """A storage URI that names no storage (or one whose client isn't installed) is a ValueError naming it."""
+    if not (s.rate_limit or s.games_per_hour):
+        return
+    try:
+        storage_from_string(s.rate_limit_storage)
+    except ConfigurationError as e:
+        raise ValueError(f"MENTALMAGIC_RATE_LIMIT_STORAGE={s.rate_limit_storage!r}: {e}") from None
 
 
 def install(app: Flask, s: Settings) -> Limiter | None:
