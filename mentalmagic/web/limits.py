@@ -61,7 +61,8 @@ def install(app: Flask, s: Settings) -> Limiter | None:
     limiter.init_app(app)
     if s.games_per_hour:
         hourly = limiter.limit(f"{s.games_per_hour} per hour", methods=["POST"], override_defaults=False,
-                               error_message=f"at most {s.games_per_hour} created per client per hour")
+                               error_message=f"at most {s.games_per_hour} created per client per hour",
+                               deduct_when=lambda resp: resp.status_code < 300)  # a refused one created nothing
         for rule in app.url_map.iter_rules():
             if rule.rule.rstrip("/") in CREATING and "POST" in rule.methods:
                 # Flask-Limiter checks a decorated limit in its wrapper: the view is wrapped where it stands
