@@ -67,7 +67,7 @@ lint: setup
 	$(BIN)/ruff check .
 
 bench: setup
-	$(BIN)/python bench/run.py --cards $(SNAPSHOT)
+	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 MENTALMAGIC_ACCESS_LOG=0 $(BIN)/python bench/run.py --cards $(SNAPSHOT)
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache node_modules $(MO)

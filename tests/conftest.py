@@ -21,6 +21,11 @@ from mentalmagic.index import CandidateFinder
 from mentalmagic.storage import connect
 from mentalmagic.storage.carddb import build_cards, read_pool
 
+# The suite creates many games from one address: no rate limit and no access log unless a test
+# asks for them (tests/test_limits.py passes its own SETTINGS). Set before any app is built.
+os.environ["MENTALMAGIC_RATE_LIMIT"] = "0"
+os.environ["MENTALMAGIC_GAMES_PER_HOUR"] = "0"
+os.environ["MENTALMAGIC_ACCESS_LOG"] = "0"
 SNAPSHOT = Path(os.environ.get("MENTALMAGIC_TEST_CARDS") or EMBEDDED_PATH)
 
 

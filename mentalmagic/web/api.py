@@ -54,22 +54,25 @@ def load_query(schema) -> tuple[dict, Query]:
 
 @bp.get("/health")
 def health():
+    """The card source and count; "degraded" with its reasons (503) when the cards or the database fail."""
     rt = runtime()
     info = rt.pool.info
-    return jsonify(
-        {
-            "status": "ok",
-            "source": info.source,
-            "card_count": len(rt.pool),
-            "built_at": info.built_at,
-            "lacks": list(info.lacks),
-            "legalities_known": info.legalities_known,
-            "french_known": info.french_known,
-            "formats": list(FORMATS),
-            "unresolved_bans": [e.french_name for e in rt.pool.bans.unresolved],
-            "version": __version__,
-        }
-    )
+    reasons = current_app.extensions["mentalmagic.health"].problems()
+    body = {
+        "status": "degraded" if reasons else "ok",
+        "source": info.source,
+        "card_count": len(rt.pool),
+        "built_at": info.built_at,
+        "lacks": list(info.lacks),
+        "legalities_known": info.legalities_known,
+        "french_known": info.french_known,
+        "formats": list(FORMATS),
+        "unresolved_bans": [e.french_name for e in rt.pool.bans.unresolved],
+        "version": __version__,
+    }
+    if reasons:  # only then: schemas.HealthOut doesn't list the field yet
+        body["reasons"] = reasons
+    return jsonify(body), 503 if reasons else 200
 
 
 @bp.get("/cards/<path:name>")
