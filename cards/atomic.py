@@ -54,6 +54,8 @@ def card_record(name: str, faces: list[dict]) -> dict:
                 "text": f.get("text") or "",
                 # a face's colours carry its colour indicator, which MTGJSON doesn't give apart (903.4)
                 "colors": None if missing or "colors" not in f else list(f["colors"] or []),
+                # printed as text: "*", "1+*" and "X" are real values
+                **{k: f.get(k) for k in ("power", "toughness", "loyalty", "defense")},
             }
         )
     legalities = {k.lower(): str(v).lower() for k, v in (first.get("legalities") or {}).items()}

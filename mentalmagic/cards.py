@@ -30,6 +30,10 @@ class Face:
     types: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     text: str = ""
+    power: str | None = None  # as printed: "*" and "1+*" are values too
+    toughness: str | None = None
+    loyalty: str | None = None
+    defense: str | None = None
     # its colours (cost, colour indicator, characteristic-defining abilities); None = not given
     colors: Identity | None = field(default=None, compare=False)
 
@@ -195,6 +199,10 @@ def card_from_record(rec: dict) -> Card:
                 types=tuple(f.get("types") or ()),
                 keywords=tuple(f.get("keywords") or ()),
                 text=f.get("text") or "",
+                power=f.get("power"),
+                toughness=f.get("toughness"),
+                loyalty=f.get("loyalty"),
+                defense=f.get("defense"),
                 colors=None if f.get("colors") is None else parse_identity(f["colors"]),
             )
         )

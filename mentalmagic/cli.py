@@ -20,7 +20,7 @@ from .errors import ArbiterError
 from .formats import DEFAULT_FORMAT, FORMATS
 from .identity import identity_text
 from .mana import ManaCost, ManaCostError, cost_words
-from .runtime import default_db_path, ensure_cards, open_runtime, stale_source
+from .runtime import CARD_FILE_ERRORS, default_db_path, ensure_cards, open_runtime, stale_source
 from .storage import connect
 
 
@@ -65,7 +65,7 @@ def init_db(ctx):
 
 @main.command("build-cards")
 @click.option("--source", "source_path", default=None,
-              help="AtomicCards file (.json/.gz/.xz); default $MENTALMAGIC_CARDS, else the embedded corpus.")
+              help="AtomicCards file (.json/.gz/.xz); default $MENTALMAGIC_CARDS, else the embedded snapshot.")
 @click.option("--force", is_flag=True, help="Rebuild even if the source has not changed.")
 @click.pass_context
 def build(ctx, source_path, force):
@@ -75,8 +75,9 @@ def build(ctx, source_path, force):
         path: Path = ctx.obj["db"]
         path.parent.mkdir(parents=True, exist_ok=True)
         built = ensure_cards(path, source, force=force)
-    except (OSError, ValueError) as e:
-        _fail(e)
+    except CARD_FILE_ERRORS as e:  # a truncated or garbage file: say which, never "Aborted!"
+        _fail(OSError(f"cannot import {source_path or os.environ.get('MENTALMAGIC_CARDS') or 'the card source'}: "
+                      f"{' '.join(str(e).split()) or type(e).__name__}"))
     click.echo(("built" if built else "already current") + f": {source.label}")
 
 
@@ -304,19 +305,61 @@ def deck_check(ctx, file):
     ctx.exit(1 if view["problems"] else 0)
 
 
+@main.command("self-check")
+@click.pass_context
+def self_check(ctx):
+    """Run the start-up self-check (card file, database, card tables) without serving; exit 1 on a problem."""
+    from .runtime import StartupError, checked_runtime
+
+    try:
+        rt = checked_runtime(ctx.obj["db"])
+    except StartupError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"ok: {ctx.obj['db']} holds {len(rt.pool):,} cards from {rt.pool.info.source}")
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")), show_default="$PORT or 5000")
 @click.option("--threads", type=int, default=8, show_default=True)
-def serve(host, port, threads):
-    """Serve the API and the lookup page with waitress (a production WSGI server)."""
+@click.pass_context
+def serve(ctx, host, port, threads):
+    """Serve the API and the lookup page with waitress (a production WSGI server).
+
+    Refuses to start, with one line saying why and exit status 1, when the self-check fails.
+    The limits and the access log are MENTALMAGIC_* settings (README, "Limits and logs").
+    """
     import waitress
 
+    from .runtime import StartupError
+    from .settings import from_env, waitress_options
     from .web import create_app
 
-    app = create_app()
+    try:
+        settings = from_env()
+        app = create_app({"DATABASE": str(ctx.obj["db"]), "SETTINGS": settings})
+    except (StartupError, ValueError) as e:
+        raise click.ClickException(str(e)) from None
+    options = waitress_options(settings)
+    _raise_file_limit(options["connection_limit"])
     click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards)")
-    waitress.serve(app, host=host, port=port, threads=threads, ident="mentalmagic")
+    try:
+        waitress.serve(app, host=host, port=port, threads=threads, **options)
+    except OSError as e:  # the port is taken, or the address isn't this machine's
+        raise click.ClickException(f"cannot listen on {host}:{port} ({e.strerror or e}): "
+                                   "stop what runs there or choose another --port") from None
+
+
+def _raise_file_limit(connections: int) -> None:
+    """Let the process hold as many sockets as the connection limit asks (up to the hard limit)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections + 64  # the database, the log, waitress's own descriptors
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else min(want, hard), hard))
 
 
 if __name__ == "__main__":

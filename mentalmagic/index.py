@@ -287,3 +287,58 @@ def _outside_identity(n: Nameable, identity: Identity, whose: str) -> Reason | N
 def _as_named(cost: ManaCost) -> str:
     """A printed cost in a refusal: '{1}{R}', or 'a card with no mana cost' (D2)."""
     return "a card with no mana cost" if cost.is_none else cost.text
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """A card with a matching cost that is not a candidate, and the rule that keeps it out."""
+
+    name: str
+    french_name: str | None
+    rule: str | None  # None: left out by the asker's own filter (type, keyword), not by a rule
+    reason: str
+
+
+def explain_empty(
+    pool: CardPool,
+    *,
+    printed: Card | None = None,
+    cost: ManaCost | None = None,
+    fmt: str = "vintage",
+    phyrexian_as_hybrid: bool = False,
+    type_: str | None = None,
+    keyword: str | None = None,
+    limit: int = 20,
+    identity: Identity | None = None,
+    whose: str = "the commander's",
+) -> list[Exclusion]:
+    """Why a query has no candidate: every same-cost name in the whole pool and what stops it.
+
+    The printed card itself (704.1, D4), a card banned or restricted in the format (706.1),
+    on the Mental Magic list (706.2–706.4) or not of the format (704.1), or outside the
+    asker's type or keyword filter, or outside the asker's commander's colour identity
+    (903.5c). A scan of the pool: asked only when the answer is empty.
+    """
+    fmt = check_format(fmt)
+    wanted = {c for pc in CandidateFinder.printed_costs(printed, cost) for c in pc.instantiations(phyrexian_as_hybrid)}
+    out: list[Exclusion] = []
+    seen: set[str] = set()
+    for n in pool.nameables:
+        if n.key in seen or not (n.cost.instantiations(phyrexian_as_hybrid) & wanted):
+            continue
+        seen.add(n.key)
+        refusal = pool.refusal(n.card, fmt)
+        if printed is not None and n.key in printed.face_names:
+            rule, reason = "704.1", f"{n.name} is the printed card itself"
+        elif refusal is not None:
+            rule, reason = refusal.rule, refusal.message
+        elif not n.face.fits(type_, keyword):
+            rule, reason = None, f"{n.name} is not {' '.join(w for w in (type_, keyword) if w)} (the filter asked)"
+        elif identity is not None and (outside := _outside_identity(n, identity, whose)) is not None:
+            rule, reason = outside.rule, outside.message
+        else:  # a candidate after all: not an exclusion (the caller's list was not empty)
+            continue
+        out.append(Exclusion(n.name, n.french_name, rule, reason))
+        if len(out) >= limit:
+            break
+    return out

@@ -7,8 +7,13 @@ tables are rebuilt before the pool is loaded (games are kept).
 
 from __future__ import annotations
 
+import lzma
 import os
+import sqlite3
 import sys
+import threading
+import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,3 +107,137 @@ def stale_source(db_path: Path, source: Source | None = None) -> str | None:
         return (f"the card database holds {stored['label']}, but MENTALMAGIC_CARDS names {source.label}; "
                 "run `mentalmagic build-cards` to switch")
     return None
+
+
+# -- the self-check at start, and /health after it ---------------------------------------------
+class StartupError(Exception):
+    """Why the arbiter won't start: one line naming the file and what to do about it."""
+
+
+# What reading a broken card file raises: truncated (EOFError), not xz/gzip, not JSON, not AtomicCards.
+CARD_FILE_ERRORS = (OSError, EOFError, ValueError, lzma.LZMAError, zlib.error, KeyError, TypeError, AttributeError)
+
+
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split()) or type(e).__name__
+
+
+def check_card_file(source: Source) -> None:
+    """The card file named by MENTALMAGIC_CARDS can be read and isn't empty."""
+    if source.path is None:
+        return
+    try:
+        with open(source.path, "rb") as fh:
+            empty = not fh.read(1)
+    except OSError as e:
+        raise StartupError(f"cannot read the card file {source.path} ({e.strerror}): "
+                           "fix its permissions or point MENTALMAGIC_CARDS at another copy") from None
+    if empty:
+        raise StartupError(f"the card file {source.path} is empty: download it again "
+                           "(`mentalmagic download-cards`) or point MENTALMAGIC_CARDS at a good copy")
+
+
+def check_database(db_path: Path) -> None:
+    """An existing database file is SQLite and passes PRAGMA quick_check."""
+    if not db_path.exists():
+        return  # a first start creates it
+    what = ("restore it from a backup, or move it away to start with an empty one "
+            "(or set MENTALMAGIC_DB to another file)")
+    try:
+        conn = sqlite3.connect(str(db_path), timeout=30)
+        try:
+            rows = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise StartupError(f"the database {db_path} can't be used ({_one_line(e)}): {what}") from None
+    if rows != ["ok"]:
+        raise StartupError(f"the database {db_path} fails PRAGMA quick_check ({_one_line(rows[0])}): {what}")
+
+
+def card_table_problem(db_path: Path) -> str | None:
+    """Why the card tables don't hold what their import recorded, or None when they do."""
+    conn = sqlite3.connect(str(db_path), timeout=30)
+    try:
+        stored = conn.execute("select card_count, label from card_source where id = 1").fetchone()
+        cards = conn.execute("select count(*) from cards").fetchone()[0]
+        faces = conn.execute("select count(*) from faces").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        return f"the card tables in {db_path} can't be read ({_one_line(e)})"
+    finally:
+        conn.close()
+    if stored is None:
+        return f"the card tables in {db_path} are empty"
+    if cards != stored[0] or (cards and not faces) or not cards:
+        return (f"the card tables in {db_path} hold {cards:,} cards and {faces:,} faces "
+                f"where {stored[0]:,} cards were imported from {stored[1]}")
+    return None
+
+
+def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
+    """``open_runtime`` after the self-check: card file, database, card tables; else StartupError."""
+    db_path = Path(db_path)
+    try:
+        source = source or source_from_env()
+    except (OSError, ValueError) as e:  # MENTALMAGIC_CARDS names no file
+        raise StartupError(_one_line(e)) from None
+    check_card_file(source)
+    check_database(db_path)
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        ensure_cards(db_path, source)
+    except sqlite3.DatabaseError as e:
+        raise StartupError(f"the database {db_path} can't be used ({_one_line(e)}): restore it from a backup "
+                           "or move it away") from None
+    except CARD_FILE_ERRORS as e:
+        where = source.path or source.label
+        raise StartupError(f"the card file {where} is truncated or isn't an AtomicCards file ({_one_line(e)}): "
+                           "download it again (`mentalmagic download-cards`) or point MENTALMAGIC_CARDS "
+                           "at a good copy") from None
+    problem = card_table_problem(db_path)
+    if problem:
+        raise StartupError(f"{problem}: rebuild them with `mentalmagic build-cards --force` "
+                           "(same MENTALMAGIC_CARDS)")
+    try:
+        return open_runtime(db_path, source, rebuild=False)
+    except ValueError as e:  # a bad MENTALMAGIC_BANLIST
+        raise StartupError(_one_line(e)) from None
+
+
+class HealthCheck:
+    """What is wrong now with the cards or the database of a running server (cached ``interval`` s)."""
+
+    def __init__(self, rt: Runtime, interval: float = 5.0):
+        self.rt, self.interval = rt, interval
+        self._lock = threading.Lock()
+        self._at, self._problems = float("-inf"), []
+
+    def problems(self) -> list[str]:
+        with self._lock:
+            if time.monotonic() - self._at >= self.interval:
+                self._problems = self._check()
+                self._at = time.monotonic()
+            return list(self._problems)
+
+    def _check(self) -> list[str]:
+        problems = []
+        if not len(self.rt.pool):
+            problems.append("no card is loaded")
+        if not self.rt.db_path.exists():
+            return [*problems, f"the database {self.rt.db_path} is gone"]
+        table_problem = card_table_problem(self.rt.db_path)  # also fails on a file that isn't a database
+        if table_problem:
+            problems.append(table_problem)
+        else:
+            conn = sqlite3.connect(str(self.rt.db_path), timeout=5)
+            try:
+                conn.execute("select 1 from games limit 1").fetchall()
+                label = conn.execute("select label, signature from card_source where id = 1").fetchone()
+            except sqlite3.DatabaseError as e:
+                problems.append(f"the games in {self.rt.db_path} can't be read ({_one_line(e)})")
+                label = None
+            finally:
+                conn.close()
+            if label and label[1].startswith("file:") and not os.access(label[0], os.R_OK):
+                problems.append(f"the card file {label[0]} can't be read: a restart would fail")
+        return problems

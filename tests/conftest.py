@@ -1,7 +1,11 @@
-"""Shared fixtures: the full card snapshot is imported once per test session.
+"""Shared fixtures, in two tiers.
 
-Tests read the snapshot from ../shared/cards/ (or MENTALMAGIC_TEST_CARDS);
-it is never copied into the project.
+The core tier (``mini_pool``, ``mini_finder``) builds a few dozen real cards in
+memory from ``minipool.py``: no file, milliseconds. The snapshot tier reads the
+full card snapshot, ``cards/AtomicCards.json.xz`` (or the file named by
+MENTALMAGIC_TEST_CARDS), and imports it once per session into a temporary SQLite
+file. Every test that uses the snapshot, through any fixture, is marked
+``snapshot`` here, so ``pytest -m "not snapshot"`` runs the core tier alone.
 """
 
 from __future__ import annotations
@@ -10,22 +14,45 @@ import os
 from pathlib import Path
 
 import pytest
+from minipool import mini_pool as build_mini_pool
 
-from cards import source_from_env
+from cards import EMBEDDED_PATH, source_from_env
 from mentalmagic.index import CandidateFinder
 from mentalmagic.storage import connect
 from mentalmagic.storage.carddb import build_cards, read_pool
 
-ROOT = Path(__file__).resolve().parents[1]
-SNAPSHOT = Path(
-    os.environ.get("MENTALMAGIC_TEST_CARDS") or ROOT.parent / "shared" / "cards" / "AtomicCards.json.xz"
-)
+# The suite creates many games from one address: no rate limit and no access log unless a test
+# asks for them (tests/test_limits.py passes its own SETTINGS). Set before any app is built.
+os.environ["MENTALMAGIC_RATE_LIMIT"] = "0"
+os.environ["MENTALMAGIC_GAMES_PER_HOUR"] = "0"
+os.environ["MENTALMAGIC_ACCESS_LOG"] = "0"
+SNAPSHOT = Path(os.environ.get("MENTALMAGIC_TEST_CARDS") or EMBEDDED_PATH)
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "snapshot_path" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.snapshot)
+
+
+# -- the core tier ---------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def mini_pool():
+    return build_mini_pool()
 
 
 @pytest.fixture(scope="session")
+def mini_finder(mini_pool) -> CandidateFinder:
+    return CandidateFinder(mini_pool)
+
+
+# -- the snapshot tier -----------------------------------------------------------------
+@pytest.fixture(scope="session")
 def snapshot_path() -> Path:
     if not SNAPSHOT.is_file():
-        pytest.fail(f"the card snapshot is missing at {SNAPSHOT}; set MENTALMAGIC_TEST_CARDS")
+        why = ("MENTALMAGIC_TEST_CARDS names no file" if os.environ.get("MENTALMAGIC_TEST_CARDS")
+               else "the embedded snapshot is missing (git checkout cards/AtomicCards.json.xz)")
+        pytest.fail(f"{why}: {SNAPSHOT}")
     return SNAPSHOT
 
 
@@ -40,19 +67,31 @@ def card_db_path(tmp_path_factory, snapshot_path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pool(card_db_path):
+def snapshot_pool(card_db_path):
     return read_pool(card_db_path)
 
 
 @pytest.fixture(scope="session")
-def finder(pool) -> CandidateFinder:
-    return CandidateFinder(pool)
+def snapshot_finder(snapshot_pool) -> CandidateFinder:
+    return CandidateFinder(snapshot_pool)
+
+
+# ``pool`` and ``finder`` are the full snapshot's; a core-tier module overrides them at its top
+# with the mini pool's (the apps below ask for the snapshot's by name, so they never mix).
+@pytest.fixture(scope="session")
+def pool(snapshot_pool):
+    return snapshot_pool
+
+
+@pytest.fixture(scope="session")
+def finder(snapshot_finder) -> CandidateFinder:
+    return snapshot_finder
 
 
 # -- the cards API (issue 2): one app over the session's card pool ---------------------
 # Named cards_app / cards_client so that fixtures other engineers append can't shadow them.
 @pytest.fixture(scope="session")
-def cards_app(card_db_path, pool, finder):
+def cards_app(card_db_path, snapshot_pool, snapshot_finder):
     """The Flask app over the full snapshot; the runtime is preloaded, nothing is rebuilt."""
     from mentalmagic.runtime import Runtime
     from mentalmagic.web import create_app
@@ -61,7 +100,7 @@ def cards_app(card_db_path, pool, finder):
         {
             "TESTING": True,
             "DATABASE": str(card_db_path),
-            "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
+            "RUNTIME": Runtime(db_path=card_db_path, pool=snapshot_pool, finder=snapshot_finder),
         }
     )
 

@@ -38,9 +38,11 @@ def time_limit(seconds: float):
 
 
 @contextmanager
-def served(app, threads: int = 8, timeout: float = 60):
-    """The app over real HTTP: waitress on 127.0.0.1, a free port, in a background thread."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+def served(app, threads: int = 8, timeout: float = 60, **options):
+    """The app over real HTTP: waitress on 127.0.0.1, a free port, in a background thread.
+
+    ``options`` are more waitress settings (``mentalmagic.settings.waitress_options``)."""
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads, **options)
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
     try:

@@ -149,3 +149,13 @@ def test_the_cli_answers_within_a_commanders_identity_and_shows_a_cards(cli_db):
     assert result.exit_code == 1 and "not a legendary creature" in result.output
     result = run.invoke(main, ["--db", cli_db, "card", "Mayael the Anima"])
     assert "colour identity: {W}{R}{G}; can be a commander (903.3)" in result.output
+
+
+def test_an_empty_answer_within_an_identity_says_which_names_903_5c_kept_out(cards_client):
+    from mentalmagic.web import schemas
+
+    status, body = get(cards_client, "/candidates", cost="{U}{U}", commander="Krenko, Mob Boss")
+    assert status == 200 and body["count"] == 0 and schemas.CandidatesOut().validate(body) == {}
+    excluded = {x["name"]: x for x in body["excluded"]}
+    assert excluded["Counterspell"]["rule"] == "903.5c"
+    assert excluded["Counterspell"]["reason"] == "Counterspell's colour identity is {U}; Krenko, Mob Boss's is {R}"

@@ -90,7 +90,9 @@ def test_the_cli_reports_a_bad_setting_without_a_traceback(tmp_path, card_db_pat
 def test_a_cli_look_up_never_rebuilds_the_cards_under_a_server(tmp_path, card_db_path, snapshot_path, monkeypatch):
     """The stored snapshot stays; the judge is told the setting names another source."""
     db = fresh_games_db(card_db_path, tmp_path / "cli.sqlite")
-    monkeypatch.delenv("MENTALMAGIC_CARDS", raising=False)  # the setting now names the embedded corpus
+    other = tmp_path / "other.json"  # the setting now names another source than the stored snapshot
+    other.write_text(json.dumps({"meta": {}, "data": {}}), encoding="utf-8")
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(other))
     result = CliRunner().invoke(main, ["--db", str(db), "card", "lions des savanes"])
     assert result.exit_code == 0, result.output
     assert "Savannah Lions" in result.output  # French names: still the snapshot

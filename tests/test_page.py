@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -52,22 +53,54 @@ def browser():
             b.close()
 
 
+class Guarded:
+    """A browser context where any request to another host is aborted and recorded, and
+    any uncaught script error recorded: ``check()`` fails the test on either."""
+
+    def __init__(self, browser, base_url: str, **options):
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        options.setdefault("locale", "en-US")
+        self.context = browser.new_context(base_url=base_url, **options)
+        self.context.set_default_timeout(TIMEOUT_MS)
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        here = (base_url, "data:")
+        self.context.on("request", lambda r: None if r.url.startswith(here) else self.outside.append(r.url))
+        # nothing may leave the machine: every other host is refused before it is asked
+        self.context.route(lambda url: not url.startswith(here), lambda route: route.abort())
+        self.base_url = base_url
+
+    def new_page(self):
+        pg = self.context.new_page()
+        pg.on("pageerror", lambda e: self.errors.append(str(e)))
+        return pg
+
+    def check(self):
+        assert not self.errors, f"script errors: {self.errors}"
+        assert not self.outside, f"the page fetched outside the app: {self.outside}"
+        assert urllib.parse.urlsplit(self.base_url).hostname == "127.0.0.1"
+
+
 @pytest.fixture
 def page(browser, base_url):
-    """A fresh page; any uncaught script error or request to another host fails the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=base_url)
-    context.set_default_timeout(TIMEOUT_MS)
-    outside: list[str] = []
-    errors: list[str] = []
-    context.on("request", lambda r: None if r.url.startswith((base_url, "data:")) else outside.append(r.url))
-    pg = context.new_page()
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    """A fresh page in English; any uncaught script error or request to another host fails the test."""
+    guarded = Guarded(browser, base_url)
     try:
-        yield pg
+        yield guarded.new_page()
     finally:
-        context.close()
-    assert not errors, f"script errors: {errors}"
-    assert not outside, f"the page fetched outside the app: {outside}"
+        guarded.context.close()
+    guarded.check()
+
+
+@pytest.fixture
+def page_fr(browser, base_url):
+    """The same, for a browser whose language is French."""
+    guarded = Guarded(browser, base_url, locale="fr-FR")
+    try:
+        yield guarded.new_page()
+    finally:
+        guarded.context.close()
+    guarded.check()
 
 
 def api(base_url: str, path: str, **params) -> dict:
@@ -79,7 +112,7 @@ def api(base_url: str, path: str, **params) -> dict:
 def wait_results(pg, count: int | None = None):
     """Wait for a finished search (status says how many) and return the count shown."""
     sync_api.expect(pg.locator("#status")).to_have_class("status is-ok")
-    shown = int(pg.locator("#count-line .count").inner_text().replace(",", ""))
+    shown = int(pg.locator("#count-line .count").inner_text().replace(",", "").replace("\u202f", ""))
     if count is not None:
         assert shown == count
     return shown
@@ -87,7 +120,7 @@ def wait_results(pg, count: int | None = None):
 
 def show_all(pg) -> list[str]:
     """Load every candidate (progressively rendered) and return their names."""
-    total = int(pg.locator("#count-line .count").inner_text().replace(",", ""))
+    total = int(pg.locator("#count-line .count").inner_text().replace(",", "").replace("\u202f", ""))
     if pg.locator("#all-button").is_visible():
         pg.locator("#all-button").click()
     elif pg.locator("#more-button").is_visible():
@@ -354,7 +387,7 @@ def test_shared_url_shows_the_result(page, base_url):
 
 
 def test_phone_width_nothing_overflows(browser, base_url):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=base_url,
+    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=base_url, locale="en-US",
                                   is_mobile=True, has_touch=True, reduced_motion="reduce")
     context.set_default_timeout(TIMEOUT_MS)
     pg = context.new_page()
@@ -373,7 +406,7 @@ def test_phone_width_nothing_overflows(browser, base_url):
         wait_results(pg)
         pg.locator("#all-button").tap()
         sync_api.expect(pg.locator("#candidates .cand")).to_have_count(
-            int(pg.locator("#count-line .count").inner_text().replace(",", "")))
+            int(pg.locator("#count-line .count").inner_text().replace(",", "").replace("\u202f", "")))
         assert pg.evaluate("document.documentElement.scrollWidth") <= 360
         pg.goto("/?cost=%7BR/W%7D%7BR/W%7D")
         wait_results(pg)
@@ -381,3 +414,372 @@ def test_phone_width_nothing_overflows(browser, base_url):
         pg.screenshot(path="/tmp/page-phone.png")
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------------------- issue 6/7: modules, font, languages
+ROOT = Path(__file__).resolve().parents[1]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+NNBSP = "\u202f"  # French groups digits with a narrow no-break space (CLDR)
+
+
+def axe_violations(pg) -> list[dict]:
+    """axe-core (from node_modules, injected by Playwright) over the whole page: its violations."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing at {AXE}: run make setup (npm ci)")
+    pg.add_script_tag(path=str(AXE))
+    found = pg.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))""")
+    return found
+
+
+def fr_number(n: int) -> str:
+    return f"{n:,}".replace(",", NNBSP)
+
+
+def test_language_switch_is_remembered(page, base_url):
+    page.goto("/?printed=Savannah%20Lions")
+    wait_results(page)
+    assert page.locator("html").get_attribute("lang") == "en"
+    sync_api.expect(page.locator("h1")).to_have_text("Mental Magic arbiter")
+    link = page.get_by_role("link", name="Français")
+    sync_api.expect(link).to_have_attribute("hreflang", "fr")
+    link.focus()  # the switch works from the keyboard
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("html")).to_have_attribute("lang", "fr")
+    sync_api.expect(page.locator("h1")).to_have_text("Arbitre de Mental Magic")
+    assert "printed=Savannah" in page.url  # back on the same query
+    wait_results(page)
+    sync_api.expect(page.get_by_role("link", name="Français")).to_have_attribute("aria-current", "true")
+    cookie = {c["name"]: c for c in page.context.cookies()}["lang"]
+    assert cookie["value"] == "fr" and cookie["expires"] > 0  # kept after the browser closes
+    page.goto("/")  # remembered, although this browser asks for English
+    sync_api.expect(page.locator("html")).to_have_attribute("lang", "fr")
+    sync_api.expect(page.get_by_role("button", name="Trouver les noms de cette carte")).to_be_visible()
+    page.get_by_role("link", name="English").click()
+    sync_api.expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.goto("/")
+    sync_api.expect(page.get_by_role("button", name="Find names for this card")).to_be_visible()
+
+
+def test_language_from_accept_language_and_french_by_default(base_url):
+    def lang_of(**headers) -> str:
+        req = urllib.request.Request(f"{base_url}/", headers=headers)
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return re.search(r'<html lang="(\w+)"', resp.read().decode()).group(1)
+
+    assert lang_of() == "fr"  # no preference: the rules' community's language
+    assert lang_of(**{"Accept-Language": "de-DE, de;q=0.9"}) == "fr"
+    assert lang_of(**{"Accept-Language": "en-GB, en;q=0.9, fr;q=0.5"}) == "en"
+    assert lang_of(**{"Accept-Language": "fr-CA, en;q=0.5"}) == "fr"
+    assert lang_of(**{"Accept-Language": "en", "Cookie": "lang=fr"}) == "fr"
+    assert lang_of(**{"Accept-Language": "en", "Cookie": "lang=xx"}) == "en"  # an unknown choice is ignored
+    req = urllib.request.Request(f"{base_url}/lang/fr?next=//evil.example/")
+    opener = urllib.request.build_opener(NoRedirect())
+    with pytest.raises(urllib.error.HTTPError) as err:
+        opener.open(req, timeout=30)
+    err.value.close()
+    assert err.value.code == 303 and err.value.headers["Location"] == "/"  # never an open redirect
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def test_french_page_shows_french_names_and_numbers(page_fr, base_url):
+    page = page_fr
+    page.goto("/?printed=Savannah%20Lions")
+    expected = api(base_url, "candidates", printed="Savannah Lions", limit=100)
+    wait_results(page)
+    sync_api.expect(page.locator("#results-title")).to_have_text("Noms pour Lions des savanes")
+    sync_api.expect(page.locator(".printed-en")).to_contain_text("Savannah Lions")
+    french = [c for c in expected["candidates"] if c["french_name"]]
+    english_only = [c for c in expected["candidates"] if not c["french_name"]]
+    assert french and english_only
+    for c in french[:3]:
+        row_ = page.locator("#candidates .cand").filter(has=page.locator(".cand-name", has_text=c["french_name"]))
+        sync_api.expect(row_.first).to_contain_text(c["name"])  # the English name beside it
+    sync_api.expect(page.locator(".cand-name", has_text=english_only[0]["name"]).first).to_be_visible()
+    sync_api.expect(page.locator("#count-line")).to_contain_text("noms possibles en vintage")
+
+    page.goto("/?printed=Fire%20//%20Ice")
+    big = api(base_url, "candidates", printed="Fire // Ice", limit=1)["count"]
+    assert big >= 1000
+    sync_api.expect(page.locator("#count-line .count")).to_have_text(fr_number(big))
+    sync_api.expect(page.locator("#all-button")).to_have_text(f"Afficher les {fr_number(big)}")
+    # autocomplete in French: French names first, with the English name beside
+    box = page.get_by_role("combobox", name="Nom de la carte, en français ou en anglais")
+    box.fill("")
+    box.press_sequentially("lions des sav")
+    option = page.get_by_role("option", name=re.compile("Lions des savanes"))
+    sync_api.expect(option).to_contain_text("Savannah Lions")
+    # the footer's card count uses babel's French number format too
+    sync_api.expect(page.locator("footer")).to_contain_text(NNBSP)
+
+
+def test_mana_symbols_drawn_with_the_font_and_spoken(page, page_fr, base_url):
+    page.goto("/?printed=Boros%20Guildmage")
+    wait_results(page)
+    assert page.locator("html").get_attribute("class") == "has-mana-font"
+    syms = page.locator(".printed-head .ms")
+    sync_api.expect(syms).to_have_count(2)
+    for i in range(2):
+        sym = syms.nth(i)
+        sync_api.expect(sym).to_have_class(re.compile(r"\bms-cost\b.*\bms-rw\b"))
+        sync_api.expect(sym).to_have_attribute("role", "img")
+        sync_api.expect(sym).to_have_accessible_name("one red or white mana")
+        sync_api.expect(sym.locator(".ms-fallback")).to_be_hidden()  # the font draws it
+    page.evaluate("document.fonts.ready")
+    drawn = page.evaluate("""() => { const m = document.querySelector('.printed-head .ms');
+        return {family: getComputedStyle(m).fontFamily, glyph: getComputedStyle(m, '::before').content,
+                loaded: document.fonts.check('1em Mana')}; }""")
+    assert "Mana" in drawn["family"] and drawn["glyph"] not in ("none", "normal", "")
+    assert drawn["loaded"], "the Mana font did not load from /vendor/mana-font/"
+    costs = ["".join(s.get_attribute("title") for s in m.locator(".ms").all())
+             for m in page.locator(".cost-list .mana").all()]
+    assert costs == api(base_url, "candidates", printed="Boros Guildmage", limit=1)["costs"]  # as the API writes them
+    # French labels for screen readers
+    page_fr.goto("/?printed=Boros%20Guildmage")
+    wait_results(page_fr)
+    sync_api.expect(page_fr.locator(".printed-head .ms").first).to_have_accessible_name("un mana rouge ou blanc")
+    sync_api.expect(page_fr.locator('#by-cost button[data-sym="2/G"]')).to_have_accessible_name(
+        "Ajouter deux manas génériques ou un mana vert")
+
+
+def test_card_shows_rules_text_stats_and_legality(page, base_url):
+    card = api(base_url, "cards/Boros%20Guildmage")
+    face = card["faces"][0]
+    assert (face["power"], face["toughness"]) == ("2", "2")
+    page.goto("/?printed=Boros%20Guildmage")
+    wait_results(page)
+    sync_api.expect(page.locator(".printed .pt")).to_have_text("2/2")
+    sync_api.expect(page.locator(".printed .pt")).to_have_accessible_name("power 2, toughness 2")
+    sync_api.expect(page.locator(".printed .rules-text")).to_contain_text("gains haste")
+    legal = page.locator(".printed .legalities")
+    for fmt, status in card["legalities"].items():
+        sync_api.expect(legal.locator(f".legal-{status}", has_text=fmt)).to_have_count(1)
+    page.goto("/?printed=Mental%20Misstep")
+    wait_results(page)
+    sync_api.expect(page.locator(".printed .legal-restricted", has_text="vintage")).to_contain_text("restricted")
+
+
+def test_an_empty_cost_says_why(page, base_url):
+    data = api(base_url, "candidates", cost="{U/P}")
+    assert data["count"] == 0
+    why = {x["name"]: x for x in data["excluded"]}
+    assert why["Mental Misstep"]["rule"] == "706.1" and "restricted in vintage" in why["Mental Misstep"]["reason"]
+    page.goto("/?cost=%7BU/P%7D")
+    wait_results(page, 0)
+    sync_api.expect(page.locator("#candidates")).to_be_hidden()
+    box = page.locator("#excluded")
+    sync_api.expect(box).to_be_visible()
+    sync_api.expect(box.locator("li")).to_have_count(len(data["excluded"]))
+    item = box.locator("li", has_text="Mental Misstep")
+    sync_api.expect(item).to_contain_text("restricted in vintage")
+    sync_api.expect(item).to_contain_text("(706.1)")
+
+    page.goto("/?printed=Mental%20Misstep")  # the printed card itself is out too (704.1)
+    wait_results(page, 0)
+    sync_api.expect(page.locator("#excluded li", has_text="Mental Misstep")).to_contain_text("(704.1)")
+
+    # the house option reads {U/P} as {U} or {2}: now there are names, and the URL says so
+    page.goto("/?cost=%7BU/P%7D")
+    wait_results(page, 0)
+    page.get_by_label("Phyrexian mana as hybrid").check()
+    hybrid = api(base_url, "candidates", cost="{U/P}", phyrexian_as_hybrid="true", limit=1)["count"]
+    assert hybrid > 0
+    sync_api.expect(page.locator("#count-line .count")).to_have_text(f"{hybrid:,}")
+    assert "phyrexian_as_hybrid=true" in page.url
+    sync_api.expect(page.locator("#excluded")).to_be_hidden()
+    page.reload()
+    sync_api.expect(page.get_by_label("Phyrexian mana as hybrid")).to_be_checked()
+
+
+def test_autocomplete_offers_twenty_prefix_matches_first(page, base_url):
+    page.goto("/")
+    expected = api(base_url, "cards", q="sh", limit=20)["cards"]
+    assert len(expected) == 20
+    page.locator("#name-input").press_sequentially("sh")
+    sync_api.expect(page.locator("#name-listbox [role=option]")).to_have_count(20)
+    names = page.locator(".opt-name").all_inner_texts()
+    assert names == [c["name"] for c in expected]
+    starts = [n.lower().startswith("sh") for n in names]
+    assert starts[0] and starts == sorted(starts, reverse=True)  # every prefix match before any other
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_axe_finds_no_violation(browser, base_url, locale):
+    # bypass_csp: axe is injected as an inline script, which the app's CSP rightly refuses
+    guarded = Guarded(browser, base_url, locale=locale, bypass_csp=True)
+    pg = guarded.new_page()
+    try:
+        pg.goto("/")
+        assert axe_violations(pg) == []
+        pg.goto("/?printed=Boros%20Guildmage")
+        wait_results(pg)
+        pg.locator("#name-input").press_sequentially("lions")
+        sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
+        assert axe_violations(pg) == []
+        pg.goto("/?cost=%7BU/P%7D")
+        wait_results(pg, 0)
+        assert axe_violations(pg) == []
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+def test_phone_in_french_fits_and_switches(browser, base_url):
+    guarded = Guarded(browser, base_url, viewport={"width": 360, "height": 740}, locale="fr-FR",
+                      is_mobile=True, has_touch=True, reduced_motion="reduce")
+    pg = guarded.new_page()
+    try:
+        pg.goto("/?printed=Boros%20Guildmage")
+        wait_results(pg)
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+        switch = pg.get_by_role("link", name="English")
+        box = switch.bounding_box()
+        assert box["y"] < 100 and box["height"] >= 44 and box["x"] + box["width"] <= 360  # top, touch-sized
+        overlap = pg.evaluate("""() => { const a = document.querySelector('.lang-switch').getBoundingClientRect();
+            const h = document.querySelector('h1').getBoundingClientRect();
+            return !(a.right <= h.left || h.right <= a.left || a.bottom <= h.top || h.bottom <= a.top); }""")
+        assert not overlap
+        sync_api.expect(pg.locator(".printed .rules-text")).to_be_visible()
+        switch.tap()
+        sync_api.expect(pg.locator("html")).to_have_attribute("lang", "en")
+        wait_results(pg)
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+@pytest.fixture(scope="module")
+def base_url_no_font(card_db_path, pool, finder, tmp_path_factory):
+    """The app as on a machine where npm never ran: no node_modules."""
+    app = create_app({
+        "TESTING": True,
+        "DATABASE": str(card_db_path),
+        "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
+        "NODE_MODULES": str(tmp_path_factory.mktemp("no-node-modules")),
+    })
+    with served(app) as root:
+        yield root
+
+
+def test_without_the_font_symbols_fall_back_to_text(browser, base_url_no_font):
+    guarded = Guarded(browser, base_url_no_font)
+    asked: list[str] = []
+    pg = guarded.new_page()
+    pg.on("request", lambda r: asked.append(r.url))
+    try:
+        pg.goto("/?printed=Boros%20Guildmage")
+        wait_results(pg)
+        assert not pg.locator("html").get_attribute("class")
+        assert not [u for u in asked if "/vendor/" in u]
+        sym = pg.locator(".printed-head .ms").first
+        sync_api.expect(sym).to_have_accessible_name("one red or white mana")
+        sync_api.expect(sym.locator(".ms-fallback")).to_have_text("R/W")
+        sync_api.expect(sym.locator(".ms-fallback")).to_be_visible()
+        assert pg.evaluate("getComputedStyle(document.querySelector('.printed-head .ms')).backgroundImage"
+                           ).startswith("linear-gradient")
+        with urllib.request.urlopen(f"{base_url_no_font}/", timeout=30) as resp:
+            assert "/vendor/" not in resp.read().decode()
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+def test_no_inline_script_or_style(base_url):
+    """Every script and style is a file of this server: a CSP of default-src 'self' holds."""
+    with urllib.request.urlopen(f"{base_url}/?printed=Shock", timeout=30) as resp:
+        html = resp.read().decode()
+    scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, re.S)
+    assert scripts
+    for attrs, body in scripts:
+        if 'type="application/json"' in attrs:
+            assert json.loads(body)["colour.R"] == "rouge"  # data, never run (French: no Accept-Language)
+        else:
+            assert 'type="module" src="/static/' in attrs and not body.strip(), attrs
+    assert "<style" not in html and " style=" not in html and "data:" not in html
+    assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers
+
+
+CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
+
+
+@pytest.fixture(scope="module")
+def base_url_csp(card_db_path, pool, finder):
+    """The app sending the strict CSP the README gives (the hardening sets the real header)."""
+    app = create_app({
+        "TESTING": True,
+        "DATABASE": str(card_db_path),
+        "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
+    })
+    app.after_request(lambda resp: (resp.headers.__setitem__("Content-Security-Policy", CSP), resp)[1])
+    with served(app) as root:
+        yield root
+
+
+def test_page_works_under_a_strict_csp(browser, base_url_csp):
+    guarded = Guarded(browser, base_url_csp)
+    refused: list[str] = []
+    pg = guarded.new_page()
+    pg.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    try:
+        pg.goto("/?printed=Boros%20Guildmage")
+        wait_results(pg)  # the modules ran and fetched the API
+        pg.evaluate("document.fonts.ready")
+        assert pg.evaluate("document.fonts.check('1em Mana')")  # the font loaded
+        assert pg.evaluate("getComputedStyle(document.querySelector('.printed-head .ms')).backgroundImage"
+                           ).startswith("linear-gradient")
+        pg.locator("#name-input").fill("")
+        pg.locator("#name-input").press_sequentially("lions")
+        sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
+    finally:
+        guarded.context.close()
+    guarded.check()
+    assert refused == []
+
+
+def test_laptop_1366x768_keyboard_only(browser, base_url):
+    """On a judge's laptop screen both searches start above the fold and nothing scrolls sideways."""
+    # 768 px of screen leave about 650 to the page once the browser's bars are drawn
+    guarded = Guarded(browser, base_url, viewport={"width": 1366, "height": 650}, locale="fr-FR")
+    pg = guarded.new_page()
+    try:
+        pg.goto("/")
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 1366
+        for target in (pg.get_by_role("button", name="Trouver les noms de cette carte"),
+                       pg.get_by_label("Coût de mana", exact=True), pg.get_by_label("Format")):
+            box = target.bounding_box()
+            assert box["y"] + box["height"] <= 650, target
+        # the house option from the keyboard: Tab to it, Space, the search runs again with it
+        pg.goto("/?cost=%7BU/P%7D")
+        wait_results(pg, 0)
+        pg.locator("#game-input").focus()
+        pg.keyboard.press("Tab")
+        sync_api.expect(pg.locator("#phyrexian-input")).to_be_focused()
+        pg.keyboard.press("Space")
+        sync_api.expect(pg.locator("#excluded")).to_be_hidden()
+        assert wait_results(pg) > 0
+        pg.screenshot(path="/tmp/page-laptop-fr.png", full_page=False)
+        pg.goto("/?printed=Bonecrusher%20Giant")
+        wait_results(pg)
+        pg.locator("#results").screenshot(path="/tmp/page-card-fr.png")
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+def test_vendor_serves_only_the_font_css_and_files(base_url):
+    with urllib.request.urlopen(f"{base_url}/vendor/mana-font/css/mana.min.css", timeout=30) as resp:
+        assert resp.status == 200 and "text/css" in resp.headers["Content-Type"]
+        assert "../fonts/mana.woff" in resp.read().decode()  # fonts resolve to the route below
+    with urllib.request.urlopen(f"{base_url}/vendor/mana-font/fonts/mana.woff", timeout=30) as resp:
+        assert resp.status == 200 and len(resp.read()) > 1000
+    for bad in ("mana-font/package.json", "mana-font/css/../package.json", "mana-font/css/%2e%2e/package.json",
+                "axe-core/axe.min.js", "mana-font/css/../../axe-core/axe.min.js"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(f"{base_url}/vendor/{bad}", timeout=30)
+        err.value.close()
+        assert err.value.code == 404, bad

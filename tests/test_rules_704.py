@@ -10,6 +10,18 @@ import pytest
 from mentalmagic.mana import ManaCost
 from mentalmagic.web import schemas
 
+
+@pytest.fixture(scope="module")
+def finder(mini_finder):
+    """The core tier: every card of the examples is in tests/minipool.py (the API rows use the snapshot)."""
+    return mini_finder
+
+
+@pytest.fixture(scope="module")
+def pool(mini_pool):
+    return mini_pool
+
+
 # 704.1 — (printed cost, names it may be given)
 EXAMPLES_704_1 = [
     pytest.param("{W}", ["Savannah Lions", "Figure of Destiny"], id="704.1-a {W} card"),

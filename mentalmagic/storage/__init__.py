@@ -33,6 +33,10 @@ def connect(path: str | Path, *, apply_schema: bool = True) -> sqlite_utils.Data
 # creates new databases whole; an older file gets the column here, once.
 ADDED_COLUMNS = [
     ("games", "version", "INTEGER NOT NULL DEFAULT 0"),
+    ("faces", "power", "TEXT"),
+    ("faces", "toughness", "TEXT"),
+    ("faces", "loyalty", "TEXT"),
+    ("faces", "defense", "TEXT"),
     # colour identity (903.4, #10): card tables built before it are rebuilt (carddb.CARD_SCHEMA)
     ("card_source", "card_schema", "INTEGER NOT NULL DEFAULT 1"),
     ("cards", "color_identity", "TEXT"),

@@ -18,7 +18,8 @@ from . import connect, transaction
 
 BATCH = 2000
 # What the card tables hold: bumped when a build stores something new, so that tables built
-# before it are rebuilt from their source (2: colour identity and face colours, #10).
+# before it are rebuilt from their source (2: colour identity and face colours, #10; tables
+# from before it also lack the power, toughness, loyalty and defense columns' values).
 CARD_SCHEMA = 2
 
 
@@ -58,6 +59,7 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int
                     "types": json.dumps(f["types"]),
                     "keywords": json.dumps(f["keywords"]),
                     "colors": _json_or_none(f.get("colors")),
+                    **{k: f.get(k) for k in ("power", "toughness", "loyalty", "defense")},
                 }
             )
     with transaction(db):  # all or nothing: a failed import leaves the old pool in place

@@ -2,17 +2,43 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import BadRequest
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ..runtime import default_db_path, open_runtime
+from ..runtime import HealthCheck, checked_runtime, default_db_path
+from ..settings import Settings, from_env
 from ..storage.gamedb import GameStore
 
 
+def _read_int(digits: str) -> int:
+    """A JSON integer; one too long for Python to read says so, instead of a generic parse error."""
+    most = sys.get_int_max_str_digits() or 4300
+    if len(digits.lstrip("-")) > most:
+        raise BadRequest(f"a number in the body has {len(digits.lstrip('-')):,} digits; "
+                         f"the arbiter reads numbers of at most {most:,} digits")
+    return int(digits)
+
+
+class JSONProvider(DefaultJSONProvider):
+    def loads(self, s, **kwargs):
+        kwargs.setdefault("parse_int", _read_int)
+        return super().loads(s, **kwargs)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app. ``test_config`` may pass DATABASE and a preloaded RUNTIME."""
+    """Build the app. ``test_config`` may pass DATABASE, a preloaded RUNTIME and SETTINGS.
+
+    Without a RUNTIME the self-check runs first and raises ``StartupError`` (one line) on
+    a broken card file, database or card tables.
+    """
     app = Flask(__name__, instance_path=str(default_db_path().parent))
+    app.json_provider_class = JSONProvider
+    app.json = JSONProvider(app)
     app.config.from_mapping(
         DATABASE=str(default_db_path()),
         MAX_CONTENT_LENGTH=256 * 1024,  # an action is small; a 300-card library fits easily
@@ -22,19 +48,33 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
+    settings: Settings = app.config.get("SETTINGS") or from_env()
+    app.config["SETTINGS"] = settings
 
-    rt = app.config.get("RUNTIME") or open_runtime(Path(app.config["DATABASE"]))
+    from . import accesslog, api, decks, errors, games, headers, i18n, limits, openapi, pages
+
+    # a bad setting is refused before the (longer) self-check and pool load
+    log = accesslog.open_log(settings.access_log)
+    limits.check_storage(settings)
+    rt = app.config.get("RUNTIME") or checked_runtime(Path(app.config["DATABASE"]))
     app.extensions["mentalmagic"] = rt
+    app.extensions["mentalmagic.health"] = HealthCheck(rt, settings.health_interval)
 
     if rt.games is None:
         rt.games = GameStore(rt.db_path, rt.finder)
 
-    from . import api, decks, errors, games, openapi, pages
-
     errors.register(app)
+    headers.register(app)
+    i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(decks.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(pages.bp)
+    limits.install(app, settings)  # after the routes: it finds the creating ones by their rule
+
+    if log:
+        app.wsgi_app = accesslog.AccessLog(app.wsgi_app, log)
+    if settings.proxies:  # outermost: the access log and the limits see the forwarded client
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxies, x_proto=settings.proxies)
     return app

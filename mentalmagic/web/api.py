@@ -11,6 +11,7 @@ from ..cards import Card
 from ..commander import describe, find_commanders, identity_of
 from ..formats import FORMATS
 from ..identity import Identity, wubrg
+from ..index import explain_empty
 from ..mana import ManaCost
 from . import schemas
 from .views import candidate_json, card_json, card_summary
@@ -69,22 +70,25 @@ def load_query(schema) -> tuple[dict, Query]:
 
 @bp.get("/health")
 def health():
+    """The card source and count; "degraded" with its reasons (503) when the cards or the database fail."""
     rt = runtime()
     info = rt.pool.info
-    return jsonify(
-        {
-            "status": "ok",
-            "source": info.source,
-            "card_count": len(rt.pool),
-            "built_at": info.built_at,
-            "lacks": list(info.lacks),
-            "legalities_known": info.legalities_known,
-            "french_known": info.french_known,
-            "formats": list(FORMATS),
-            "unresolved_bans": [e.french_name for e in rt.pool.bans.unresolved],
-            "version": __version__,
-        }
-    )
+    reasons = current_app.extensions["mentalmagic.health"].problems()
+    body = {
+        "status": "degraded" if reasons else "ok",
+        "source": info.source,
+        "card_count": len(rt.pool),
+        "built_at": info.built_at,
+        "lacks": list(info.lacks),
+        "legalities_known": info.legalities_known,
+        "french_known": info.french_known,
+        "formats": list(FORMATS),
+        "unresolved_bans": [e.french_name for e in rt.pool.bans.unresolved],
+        "version": __version__,
+    }
+    if reasons:  # only then: schemas.HealthOut doesn't list the field yet
+        body["reasons"] = reasons
+    return jsonify(body), 503 if reasons else 200
 
 
 @bp.get("/cards/<path:name>")
@@ -110,20 +114,27 @@ def candidates():
     start = args["offset"]
     end = start + args["limit"] if "limit" in args else None
     bans = rt.pool.bans
-    return jsonify(
-        {
-            "printed": card_json(printed, rt.pool) if printed else None,
-            "costs": [str(c) for c in result.costs],
-            "format": result.format,
-            "count": len(result.candidates),
-            "candidates": [
-                candidate_json(n, n.key in taken, bans.status(n.card) == "watched")
-                for n in result.candidates[start:end]
-            ],
-            "unknown_faces": list(result.unknown_faces),
-            **q.within(),
-        }
-    )
+    body = {
+        "printed": card_json(printed, rt.pool) if printed else None,
+        "costs": [str(c) for c in result.costs],
+        "format": result.format,
+        "count": len(result.candidates),
+        "candidates": [
+            candidate_json(n, n.key in taken, bans.status(n.card) == "watched")
+            for n in result.candidates[start:end]
+        ],
+        "unknown_faces": list(result.unknown_faces),
+        **q.within(),
+    }
+    if not result.candidates:  # say why: each same-cost card and the rule that keeps it out
+        body["excluded"] = [
+            {"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
+            for x in explain_empty(rt.pool, printed=printed, cost=q.cost, fmt=q.fmt,
+                                   phyrexian_as_hybrid=q.phyrexian_as_hybrid,
+                                   type_=args.get("type"), keyword=args.get("keyword"),
+                                   identity=q.identity, whose=f"{describe(q.commanders)}'s")
+        ]
+    return jsonify(body)
 
 
 @bp.get("/check")

@@ -24,10 +24,23 @@ STATUS = [
 ]
 
 
+# Longest text an error repeats back: enough to recognise what was sent, never a 100 KB echo.
+ECHO_LIMIT = 300
+
+
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to about ``limit`` characters in its middle (where an echoed input sits, while
+    the message's reason is at its end), saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 2 // 3, limit // 3
+    return f"{text[:head]}… ({len(text) - head - tail:,} characters left out) …{text[-tail:]}"
+
+
 def _text(value):
-    """What the client sent may hold a lone surrogate: never let it break the error itself."""
+    """What the client sent may hold a lone surrogate or be huge: never let it break or bloat the error."""
     if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return clip(value.encode("utf-8", "backslashreplace").decode("utf-8"))
     if isinstance(value, dict):
         return {_text(k): _text(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -77,8 +90,11 @@ def register(app: Flask) -> None:
         if not _is_api():
             return e
         code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
-                413: "too_large", 415: "unsupported_media_type"}.get(e.code, "http_error")
-        return envelope(e.code or 500, code, e.description or e.name)
+                413: "too_large", 415: "unsupported_media_type", 429: "rate_limited"}.get(e.code, "http_error")
+        resp = envelope(e.code or 500, code, e.description or e.name)
+        if e.code == 405 and getattr(e, "valid_methods", None):  # RFC 9110 15.5.6: a 405 says what is allowed
+            resp.headers["Allow"] = ", ".join(sorted(e.valid_methods))
+        return resp
 
     @app.errorhandler(Exception)
     def unexpected(e: Exception):  # a bug: still the envelope, and logged with its trace

@@ -1,4 +1,5 @@
-"""The card-lookup page at / (HTML shell; the page talks to the JSON API).
+"""The card-lookup page at / (HTML shell; the page talks to the JSON API), the language
+switch, and the mana font served from the installed npm package.
 
 The query in the URL (``/?printed=Boros%20Guildmage&format=vintage``) is echoed
 into the form so a shared link shows its inputs at once; the page's script then
@@ -7,18 +8,47 @@ asks the API for the result.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
+import posixpath
+from pathlib import Path
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, send_from_directory
+from flask_babel import format_number, get_locale
 
 from ..formats import DEFAULT_FORMAT, FORMATS
+from .i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES
+from .script_strings import script_strings
 
 bp = Blueprint("pages", __name__)
 
 _QUERY_FIELDS = ("printed", "cost", "type", "keyword", "game")
+# `make setup` runs `npm ci` here (package.json); the app serves only these folders of it.
+NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
+VENDOR = {"mana-font": ("css", "fonts")}
+
+
+def node_modules() -> Path:
+    return Path(current_app.config.get("NODE_MODULES") or NODE_MODULES)
+
+
+def mana_font_installed() -> bool:
+    return (node_modules() / "mana-font" / "css" / "mana.min.css").is_file()
 
 
 def _source_label(source: str) -> str:
     """A file source is named by its file name (the full path goes in a tooltip)."""
     return source.rsplit("/", 1)[-1] if source.startswith("/") else source
+
+
+def page_context() -> dict:
+    """What every page's layout needs: the language, the switch, the font, the script strings."""
+    lang = str(get_locale())
+    return {
+        "lang": lang,
+        "languages": LANGUAGES,
+        "mana_font": mana_font_installed(),
+        "script_strings": script_strings(),
+        "here": request.full_path.rstrip("?"),
+    }
 
 
 @bp.get("/")
@@ -34,6 +64,30 @@ def lookup():
         default_format=DEFAULT_FORMAT,
         info=info,
         source_label=_source_label(info.source),
-        card_count=len(rt.pool),
+        card_count=format_number(len(rt.pool)),
         query=query,
+        **page_context(),
     )
+
+
+@bp.get("/lang/<code>")
+def set_language(code: str):
+    """Remember the chosen language in a cookie and go back to the page it was chosen on."""
+    if code not in LANGUAGES:
+        abort(404)
+    target = request.args.get("next", "/")
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        target = "/"  # only a path of this site: never an open redirect
+    resp = redirect(target, code=303)
+    resp.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+    return resp
+
+
+@bp.get("/vendor/<package>/<path:filename>")
+def vendor(package: str, filename: str):
+    """A file of an installed npm package (css and fonts of mana-font only); 404 when not installed."""
+    folders = VENDOR.get(package)
+    path = posixpath.normpath(filename)  # "css/../package.json" is not under css/
+    if folders is None or path.split("/", 1)[0] not in folders:
+        abort(404)
+    return send_from_directory(node_modules() / package, path, max_age=24 * 3600)

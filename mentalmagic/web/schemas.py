@@ -72,6 +72,10 @@ class FaceOut(Schema):
     type_line = fields.String(required=True)
     keywords = fields.List(fields.String(), required=True)
     text = fields.String(required=True)
+    power = fields.String(allow_none=True, metadata={"description": "as printed; null when the face has none"})
+    toughness = fields.String(allow_none=True)
+    loyalty = fields.String(allow_none=True)
+    defense = fields.String(allow_none=True)
 
 
 class CardOut(Schema):
@@ -112,6 +116,13 @@ class CandidateOut(Schema):
     card = fields.String(required=True, metadata={"description": "the full name of the card it belongs to"})
 
 
+class ExcludedOut(Schema):
+    name = fields.String(required=True)
+    french_name = fields.String(allow_none=True, required=True)
+    rule = fields.String(allow_none=True, required=True, metadata={"description": "null: left out by a filter"})
+    reason = fields.String(required=True)
+
+
 class CandidatesOut(Schema):
     printed = fields.Nested(CardOut, allow_none=True, required=True)
     costs = fields.List(fields.String(), required=True)
@@ -119,6 +130,8 @@ class CandidatesOut(Schema):
     count = fields.Integer(required=True, metadata={"description": "all candidates, before limit/offset"})
     candidates = fields.List(fields.Nested(CandidateOut), required=True)
     unknown_faces = fields.List(fields.String(), metadata={"description": "printed faces of unknown cost"})
+    excluded = fields.List(fields.Nested(ExcludedOut), metadata={
+        "description": "only when count is 0: each card of a matching cost and why it is out"})
     commander = fields.List(fields.String(), allow_none=True,
                             metadata={"description": "the commander(s) asked under, or null"})
     color_identity = fields.List(fields.String(), allow_none=True,

@@ -26,6 +26,10 @@ def card_json(card: Card, pool: CardPool) -> dict:
                 "type_line": f.type_line,
                 "keywords": list(f.keywords),
                 "text": f.text,
+                "power": f.power,
+                "toughness": f.toughness,
+                "loyalty": f.loyalty,
+                "defense": f.defense,
             }
             for f in card.faces
         ],

@@ -1,0 +1,89 @@
+"""The server's limits and its access log, read once from MENTALMAGIC_* environment variables.
+
+Both production servers read them from here (waitress through ``waitress_options``,
+gunicorn through ``gunicorn_options``), and so does the app (rate limits, access log).
+Every limit is turned off by ``0``. The README's "Limits and logs" table lists them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class Settings:
+    rate_limit: int = 600  # requests per client per minute, on every route
+    games_per_hour: int = 60  # POST /games (and POST /decks) per client per hour
+    rate_limit_storage: str = "memory://"  # a limits storage URI: memory://, redis://host, memcached://host
+    proxies: int = 0  # how many reverse proxies in front set X-Forwarded-For (the client is then theirs)
+    access_log: str = "-"  # "-" standard error, "0" off, anything else a file path (appended to)
+    connection_limit: int = 1000  # open connections per server process before new ones wait
+    channel_timeout: int = 30  # seconds a connection may stay silent (half-open, idle keep-alive)
+    max_header_bytes: int = 64 * 1024  # request line and headers together
+    health_interval: float = 5.0  # seconds /health may reuse its check of the database
+
+
+# setting -> environment variable
+ENV = {
+    "rate_limit": "MENTALMAGIC_RATE_LIMIT",
+    "games_per_hour": "MENTALMAGIC_GAMES_PER_HOUR",
+    "rate_limit_storage": "MENTALMAGIC_RATE_LIMIT_STORAGE",
+    "proxies": "MENTALMAGIC_PROXIES",
+    "access_log": "MENTALMAGIC_ACCESS_LOG",
+    "connection_limit": "MENTALMAGIC_CONNECTION_LIMIT",
+    "channel_timeout": "MENTALMAGIC_CHANNEL_TIMEOUT",
+    "max_header_bytes": "MENTALMAGIC_MAX_HEADER_BYTES",
+    "health_interval": "MENTALMAGIC_HEALTH_INTERVAL",
+}
+
+
+def from_env(environ=None) -> Settings:
+    """The settings the environment gives; a value that isn't a number >= 0 is a ValueError naming it."""
+    environ = os.environ if environ is None else environ
+    values = {}
+    for f in fields(Settings):
+        raw = environ.get(ENV[f.name], "").strip()
+        if not raw:
+            continue
+        if f.type == "str":
+            values[f.name] = raw
+            continue
+        kind = float if f.type == "float" else int
+        try:
+            value = kind(raw)
+        except ValueError:
+            value = -1
+        if value < 0:
+            raise ValueError(f"{ENV[f.name]}={raw!r} is not a number of 0 or more; unset it or fix it")
+        values[f.name] = value
+    return Settings(**values)
+
+
+def waitress_options(s: Settings) -> dict:
+    """waitress.serve() keywords that keep one slow or half-open client from starving the others."""
+    return {
+        # waitress stops accepting at connection_limit (its default is 100); poll() has no
+        # select()'s 1024-descriptor ceiling, so the limit can be higher than that.
+        "connection_limit": s.connection_limit or 100_000,
+        "asyncore_use_poll": True,
+        "channel_timeout": s.channel_timeout or 24 * 3600,
+        "cleanup_interval": max(1, min(10, s.channel_timeout or 10)),  # how often silent ones are closed
+        "max_request_header_size": s.max_header_bytes or 2**31,
+        # a body over the app's 256 KiB gets the app's JSON 413; waitress only stops what is far beyond it
+        "max_request_body_size": 4 * 1024 * 1024,
+        "ident": "mentalmagic",
+    }
+
+
+def gunicorn_options(s: Settings) -> dict:
+    """The same limits under gunicorn's names (for a gunicorn.conf.py: ``globals().update(...)``)."""
+    return {
+        "worker_connections": s.connection_limit or 100_000,  # gthread: connections per worker
+        "keepalive": min(s.channel_timeout, 5) if s.channel_timeout else 2,  # idle keep-alive, seconds
+        "timeout": s.channel_timeout or 0,  # a worker silent this long is restarted
+        "limit_request_line": 8190,  # gunicorn's maximum: a card name in the path may be long
+        "limit_request_fields": 100,
+        "limit_request_field_size": min(s.max_header_bytes, 8190) if s.max_header_bytes else 0,
+        "accesslog": None,  # the app writes its own access log (tokens and secrets redacted)
+    }

@@ -1,0 +1,170 @@
+"""Limits that keep the arbiter serving (issue 9): per-client rate limits answered 429 with
+Retry-After in the error envelope, the hourly cap on created games, and connections that a
+slow or half-open client can't exhaust (real waitress on loopback, bounded in time)."""
+
+from __future__ import annotations
+
+import socket
+import urllib.request
+
+import pytest
+from flask import Flask
+from support import fresh_games_db, served, time_limit
+
+from mentalmagic.runtime import Runtime
+from mentalmagic.settings import Settings, from_env, gunicorn_options, waitress_options
+from mentalmagic.web import create_app, errors, limits, schemas
+
+API = "/api/v1"
+GAME = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"]}
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory, card_db_path):
+    return fresh_games_db(card_db_path, tmp_path_factory.mktemp("limits") / "games.sqlite")
+
+
+@pytest.fixture
+def make_app(db, pool, finder):
+    def make(**settings):
+        s = Settings(access_log="0", **settings)
+        return create_app({"DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder),
+                           "SETTINGS": s})
+    return make
+
+
+def assert_rate_limited(response, most_wait: int) -> dict:
+    assert response.status_code == 429, (response.status_code, response.data[:300])
+    body = response.get_json()
+    assert schemas.ErrorOut().validate(body) == {} and set(body) == {"error"}
+    assert body["error"]["code"] == "rate_limited"
+    wait = int(response.headers["Retry-After"])
+    assert 1 <= wait <= most_wait
+    assert f"retry in {wait} s" in body["error"]["message"]
+    return body["error"]
+
+
+# -- settings --------------------------------------------------------------------------------------
+def test_the_settings_default_to_600_a_minute_and_60_games_an_hour_and_0_turns_them_off():
+    s = from_env({})
+    assert (s.rate_limit, s.games_per_hour, s.rate_limit_storage, s.access_log) == (600, 60, "memory://", "-")
+    off = from_env({"MENTALMAGIC_RATE_LIMIT": "0", "MENTALMAGIC_GAMES_PER_HOUR": " 0 "})
+    assert (off.rate_limit, off.games_per_hour) == (0, 0)
+
+
+@pytest.mark.parametrize("value", ["lots", "-1", "1.5"])
+def test_a_setting_that_isnt_a_count_is_refused_naming_the_variable(value):
+    with pytest.raises(ValueError, match="MENTALMAGIC_RATE_LIMIT"):
+        from_env({"MENTALMAGIC_RATE_LIMIT": value})
+
+
+def test_both_servers_get_the_same_connection_limits():
+    s = Settings(connection_limit=500, channel_timeout=20, max_header_bytes=8000)
+    w, g = waitress_options(s), gunicorn_options(s)
+    assert (w["connection_limit"], w["channel_timeout"], w["max_request_header_size"]) == (500, 20, 8000)
+    assert w["asyncore_use_poll"]  # select() can't watch more than 1024 descriptors
+    assert (g["worker_connections"], g["timeout"], g["limit_request_field_size"]) == (500, 20, 8000)
+
+
+# -- rate limits -----------------------------------------------------------------------------------
+def test_a_client_over_its_rate_limit_gets_429_with_retry_after_in_the_envelope(make_app):
+    client = make_app(rate_limit=5, games_per_hour=0).test_client()
+    for left in range(4, -1, -1):
+        response = client.get(f"{API}/health")
+        assert response.status_code == 200
+        assert response.headers["X-RateLimit-Remaining"] == str(left)
+        assert "Retry-After" not in response.headers
+    error = assert_rate_limited(client.get(f"{API}/cards", query_string={"q": "lion"}), 60)
+    assert "5 per 1 minute" in error["message"]
+    # another client is counted apart
+    other = client.get(f"{API}/health", environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 200
+
+
+def test_the_page_over_its_limit_gets_a_429_with_retry_after_too(make_app):
+    client = make_app(rate_limit=1, games_per_hour=0).test_client()
+    assert client.get("/").status_code == 200
+    response = client.get("/")
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) >= 1
+
+
+def test_limits_set_to_0_never_answer_429(make_app):
+    client = make_app(rate_limit=0, games_per_hour=0).test_client()
+    statuses = {client.get(f"{API}/health").status_code for _ in range(700)}
+    assert statuses == {200}
+    assert "X-RateLimit-Limit" not in client.get(f"{API}/health").headers
+
+
+def test_the_61st_game_in_an_hour_from_one_client_is_refused_with_429(make_app):
+    client = make_app(rate_limit=0, games_per_hour=60).test_client()
+    refused = [client.post(f"{API}/games", json={"players": []}) for _ in range(5)]
+    assert {r.status_code for r in refused} == {422}  # created nothing: not counted
+    created = [client.post(f"{API}/games", json=GAME) for _ in range(60)]
+    assert [r.status_code for r in created] == [201] * 60
+    error = assert_rate_limited(client.post(f"{API}/games", json=GAME), 3600)
+    assert "60 created per client per hour" in error["message"]
+    # reading and playing are not creating: the same client goes on
+    game = created[0].get_json()
+    token = {"Authorization": f"Bearer {game['judge_token']}"}
+    assert client.get(f"{API}/games/{game['id']}", headers=token).status_code == 200
+    assert client.post(f"{API}/games/{game['id']}/actions", headers=token,
+                       json={"type": "draw", "player": "p1", "count": 1}).status_code == 200
+    # and another client may still create
+    assert client.post(f"{API}/games", json=GAME, environ_base={"REMOTE_ADDR": "192.0.2.8"}).status_code == 201
+
+
+def test_the_hourly_cap_takes_hold_of_post_decks_once_its_route_exists():
+    def create_deck():
+        return {"id": "d1"}, 201
+
+    def list_decks():
+        return {"decks": []}
+
+    app = Flask(__name__)
+    errors.register(app)
+    app.add_url_rule(f"{API}/decks", "decks.create", create_deck, methods=["POST"])
+    app.add_url_rule(f"{API}/decks", "decks.list", list_decks, methods=["GET"])
+    limits.install(app, Settings(rate_limit=0, games_per_hour=2))
+    client = app.test_client()
+    assert [client.post(f"{API}/decks").status_code for _ in range(2)] == [201, 201]
+    assert_rate_limited(client.post(f"{API}/decks"), 3600)
+    assert client.get(f"{API}/decks").status_code == 200  # listing isn't creating
+
+
+# -- connections -----------------------------------------------------------------------------------
+def test_health_answers_while_120_half_open_connections_wait(make_app):
+    """A client that opens connections and never finishes a request can't starve the others.
+
+    waitress stops accepting at its default of 100 connections; the settings raise that and
+    close silent connections after ``channel_timeout``."""
+    app = make_app(rate_limit=0, games_per_hour=0)
+    options = waitress_options(Settings(channel_timeout=30))
+    sockets = []
+    with served(app, threads=4, timeout=30, **options) as root, time_limit(60):
+        port = int(root.rsplit(":", 1)[1])
+        try:
+            for _ in range(120):
+                s = socket.create_connection(("127.0.0.1", port), timeout=10)
+                s.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+                sockets.append(s)
+            with urllib.request.urlopen(f"{root}{API}/health", timeout=15) as response:
+                assert response.status == 200
+        finally:
+            for s in sockets:
+                s.close()
+
+
+def test_a_nul_byte_in_a_header_is_refused_by_waitress_and_it_serves_on(make_app):
+    """The HTTP parser refuses it before the app sees the request, so the answer is waitress's
+    plain-text 400, not the envelope (README, "Limits and logs")."""
+    app = make_app(rate_limit=0, games_per_hour=0)
+    with served(app, threads=2, timeout=30, **waitress_options(Settings())) as root, time_limit(30):
+        port = int(root.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Bot: a\x00b\r\n\r\n")
+            answer = b""
+            while chunk := s.recv(4096):  # waitress closes after this answer
+                answer += chunk
+        assert answer.split(b" ", 2)[1] == b"400" and b"Invalid header" in answer
+        with urllib.request.urlopen(f"{root}{API}/health", timeout=10) as response:
+            assert response.status == 200
