@@ -43,9 +43,8 @@ class Face:
 
     def own_identity(self) -> Identity:
         """903.4 read on this face alone: its colours and the mana symbols of its cost and text."""
-        return symbol_colours(self.cost.text if self.cost is not None else "") | symbol_colours(
-            self.text
-        ) | (self.colors or frozenset())
+        cost = self.cost.text if self.cost is not None else ""
+        return symbol_colours(cost) | symbol_colours(self.text) | (self.colors or frozenset())
 
     def has_type(self, word: str) -> bool:
         return fold(word) in fold(self.type_line).replace("—", " ").split()

@@ -89,27 +89,34 @@ def can_be_commander(card: Card) -> bool:
 
 def pair_refusal(first: Card, second: Card) -> str | None:
     """Why these two can't be one player's two commanders (D14(c), 702.124), or None."""
+    problem = _pair_problem(first, second)
+    return problem[1] if problem else None
+
+
+def _pair_problem(first: Card, second: Card) -> tuple[str, str] | None:
+    """(rule, why) when the two can't share the command zone: 903.3 for a card that can't be a
+    commander at all, D14(c) for two that could each be one but not together."""
     if fold(first.name) == fold(second.name):
-        return f"a player's two commanders are two different cards, not {first.name} twice (D14(c))"
+        return PAIR_RULE, f"a player's two commanders are two different cards, not {first.name} twice (D14(c))"
     a, b = pair_abilities(first), pair_abilities(second)
     for one, x, other in ((first, a, second), (second, b, first)):
-        if x.chooses_background and is_background(other):
-            return commander_refusal(one)
-        if x.doctors_companion and is_time_lord_doctor(other):
-            return commander_refusal(one)
+        if (x.chooses_background and is_background(other)) or (x.doctors_companion and is_time_lord_doctor(other)):
+            why = commander_refusal(one)
+            return ("903.3", why) if why else None
     for card in (first, second):
         why = commander_refusal(card)
         if why:
-            return why
+            return "903.3", why
     if a.partner and b.partner and not (a.partner_with or b.partner_with):
         return None
     if a.partner_with == fold(second.name) and b.partner_with == fold(first.name):
         return None
     if a.group and a.group == b.group:
         return None
-    return (f"{first.name} and {second.name} can't be commanders together: two commanders need "
-            "partner on both, \"Partner with\" each other, the same partner group, a commander that "
-            "chooses a Background and a Background, or Doctor's companion and a Time Lord Doctor (D14(c))")
+    return PAIR_RULE, (f"{first.name} and {second.name} can't be commanders together: two commanders need "
+                       "partner on both, \"Partner with\" each other, the same partner group, a commander "
+                       "that chooses a Background and a Background, or Doctor's companion and a Time Lord "
+                       "Doctor (D14(c))")
 
 
 def check_commanders(cards: Sequence[Card]) -> None:
@@ -117,9 +124,13 @@ def check_commanders(cards: Sequence[Card]) -> None:
     if not 1 <= len(cards) <= 2:
         raise NotACommander(f"a player has one commander or two partners, not {len(cards)} (D14(a), D14(c))",
                             rule="D14(c)")
-    why = commander_refusal(cards[0]) if len(cards) == 1 else pair_refusal(*cards)
-    if why:
-        raise NotACommander(why, rule=PAIR_RULE if len(cards) == 2 and "(D14(c))" in why else "903.3")
+    if len(cards) == 1:
+        why = commander_refusal(cards[0])
+        problem = ("903.3", why) if why else None
+    else:
+        problem = _pair_problem(*cards)
+    if problem:
+        raise NotACommander(problem[1], rule=problem[0])
 
 
 def find_commanders(pool, names: Sequence[str]) -> tuple[Card, ...]:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 COLOURS = "WUBRG"
 Identity = frozenset[str]
 
+_COLOUR_SET = frozenset(COLOURS)
 _SYMBOL = re.compile(r"\{([^{}]*)\}")
 _REMINDER = re.compile(r"\([^()]*\)")
 
@@ -46,11 +47,6 @@ def symbol_colours(text: str) -> Identity:
     for symbol in _SYMBOL.findall(_REMINDER.sub("", text or "")):
         for part in symbol.upper().split("/"):
             part = part[1:] if len(part) == 2 and part[0] == "H" else part  # {HW}: half a white mana
-            if part in COLOURS and part:
+            if part in _COLOUR_SET:
                 found.add(part)
     return frozenset(found)
-
-
-def within(identity: Identity, commander_identity: Identity) -> bool:
-    """903.5c: may a card of ``identity`` be named under ``commander_identity``?"""
-    return identity <= commander_identity
