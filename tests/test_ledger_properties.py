@@ -7,9 +7,13 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from marshmallow import ValidationError
 
-from mentalmagic.errors import ArbiterError
-from mentalmagic.ledger import Event, GameSetup, GameState, Player, decide, face_up_options, replay, undo
+from mentalmagic.actions import decide as decide_command
+from mentalmagic.errors import ArbiterError, InvalidInput
+from mentalmagic.game import Event, GameSetup, GameState, Player, replay, undo
+from mentalmagic.views import face_up_options
+from mentalmagic.web.schemas import load_action
 from mentalmagic.names import fold
 from mentalmagic.zones import HIDDEN_ZONES, LIBRARY, MOVE_ZONES, REMOVED
 
@@ -42,6 +46,8 @@ def random_action(data, state: GameState, finder) -> tuple[str | None, bool, dic
     """One plausible action (it may still be refused): (actor, is_judge, action)."""
     in_game = [p.id for p in PLAYERS if state.in_game(p.id)]
     live = [c for c in state.cards.values() if c.zone != REMOVED]
+    if not live:  # everybody left with their cards and the library is drawn out: only refusals remain
+        return None, True, {"type": "draw", "count": 1}
     kind = data.draw(st.sampled_from(
         ["draw", "move", "move", "move", "name", "morph", "turn_face_up", "turn_face_up", "reveal", "look",
          "end", "leave"]))
@@ -99,6 +105,16 @@ def random_action(data, state: GameState, finder) -> tuple[str | None, bool, dic
     if card.zone == LIBRARY or data.draw(st.integers(0, 4)) == 0:
         action["player"] = data.draw(st.sampled_from(in_game)) if in_game else None
     return actor, judge, {k: v for k, v in action.items() if v is not None}
+
+
+def decide(state, setup, finder, action: dict, actor, judge=False):
+    """``decide`` on the typed command the API would build from ``action`` (a refused field: InvalidInput);
+    a None value stands for a field left out."""
+    try:
+        command = load_action({k: v for k, v in action.items() if v is not None})
+    except ValidationError as e:
+        raise InvalidInput("invalid action", fields=e.messages) from e
+    return decide_command(state, setup, finder, command, actor, judge)
 
 
 def play(data, finder, steps: int):
