@@ -33,14 +33,6 @@ def command(action: dict):
         raise errors.InvalidInput("invalid action", fields=e.messages) from e
 
 
-def command(action: dict):
-    """The typed command the API builds from this body; a field it refuses is an InvalidInput (a 422)."""
-    try:
-        return load_action(action)
-    except ValidationError as e:
-        raise errors.InvalidInput("invalid action", fields=e.messages) from e
-
-
 class Table:
     """A game at the table: actions go through ``decide`` and events are folded, as the service does."""
 

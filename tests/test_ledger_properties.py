@@ -12,9 +12,9 @@ from marshmallow import ValidationError
 from mentalmagic.actions import decide as decide_command
 from mentalmagic.errors import ArbiterError, InvalidInput
 from mentalmagic.game import Event, GameSetup, GameState, Player, replay, undo
+from mentalmagic.names import fold
 from mentalmagic.views import face_up_options
 from mentalmagic.web.schemas import load_action
-from mentalmagic.names import fold
 from mentalmagic.zones import HIDDEN_ZONES, LIBRARY, MOVE_ZONES, REMOVED
 
 PLAYERS = (Player("ana", "Ana"), Player("bob", "Bob"), Player("cid", "Cid"))
