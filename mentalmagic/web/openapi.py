@@ -75,6 +75,12 @@ def build_spec() -> dict:
     for name in sorted(names):
         if name not in spec.components.schemas:  # nested ones register themselves
             spec.components.schema(name, schema=getattr(schemas, name))
+    for action in schemas.ACTIONS.values():  # what validates_schema checks, said in the document too
+        component = spec.components.schemas[action.__name__]
+        if getattr(action, "exactly_one", None):
+            component["oneOf"] = [{"required": [f]} for f in action.exactly_one]
+        if getattr(action, "not_both", None):
+            component["not"] = {"required": list(action.not_both)}
     refs = {kind: f"#/components/schemas/{s.__name__}" for kind, s in schemas.ACTIONS.items()}
     one_action = {"oneOf": [{"$ref": r} for r in refs.values()],
                   "discriminator": {"propertyName": "type", "mapping": refs}}

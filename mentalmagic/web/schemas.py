@@ -249,6 +249,7 @@ class _Action(Strict):
 class DrawIn(_Action):
     command = commands.Draw
     type = _kind(commands.Draw)
+    not_both = ("count", "printed")
     count = _count
     printed = Text(metadata={"description": "judge only: which physical card was drawn at the table"})
 
@@ -294,6 +295,7 @@ class TurnFaceUpIn(_Action):
 
 
 class _CardsOrCount(_Action):
+    exactly_one = ("cards", "count")  # for the OpenAPI document, which can't read validates_schema
     cards = _cards
     count = _count
 
