@@ -15,9 +15,14 @@ from mentalmagic.views import face_up_options
 from mentalmagic.zones import MOVE_ZONES, REMOVED, VIAS
 
 PLAYERS = (Player("ana", "Ana"), Player("bob", "Bob"), Player("cid", "Cid"))
-# {R} morphs and {R}/{1}{R} spells compete for the same few names (704.2, 705.4a)
-LIBRARY = ("Goblin Taskmaster", "Warbreak Trumpeter", "Shock", "Lightning Bolt", "Lightning Strike", "Grizzly Bears",
-           "Llanowar Elves", "Counterspell", "Mana Leak", "Giant Growth", "Air Elemental", "Craw Wurm")
+# Cards that share costs, so names collide: {R}, {4}{G}{G}, {3}{U}{U}, {1}{R}/{1}{U}, {G}, {W}...;
+# {R} morphs and {R} spells compete for the same few names (704.2, 705.4a)
+LIBRARY = (
+    "Savannah Lions", "Shock", "Fire // Ice", "Rise of the Hobgoblins", "Vesuvan Shapeshifter",
+    "Root Elemental", "Goblin Taskmaster", "Warbreak Trumpeter", "Lightning Bolt", "Craw Wurm",
+    "Air Elemental", "Lightning Strike", "Mana Leak", "Shock", "Lightning Bolt",
+    "Grizzly Bears", "Counterspell", "Llanowar Elves", "Giant Growth", "Craw Wurm",
+)
 SETUP = GameSetup("vintage", PLAYERS, tuple((f"c{i}", n) for i, n in enumerate(LIBRARY, 1)))
 
 _names: dict[str, list[str]] = {}
