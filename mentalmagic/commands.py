@@ -14,7 +14,7 @@ from typing import ClassVar
 @dataclass(frozen=True, kw_only=True)
 class Command:
     type: ClassVar[str]
-    player: str | None = None  # whose action it is (the judge names it; a player's token implies it)
+    player: str | None = None  # API.md's `player`: who it is for (default: the token's player; the judge names one)
 
 
 @dataclass(frozen=True, kw_only=True)

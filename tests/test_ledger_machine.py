@@ -116,3 +116,13 @@ def test_the_ledger_as_a_state_machine(finder):
     OUTCOMES.clear()
     run_state_machine_as_test(Ledger, settings=settings(max_examples=30, stateful_step_count=25, deadline=None))
     assert OUTCOMES["accepted"] and OUTCOMES["refused"] and OUTCOMES["undone"], OUTCOMES
+
+
+def test_every_command_type_has_a_schema_a_handler_and_a_fold():
+    from mentalmagic.actions import HANDLERS
+    from mentalmagic.commands import ACTION_TYPES, COMMANDS
+    from mentalmagic.game import FOLDS
+    from mentalmagic.web.schemas import ACTIONS
+
+    assert set(HANDLERS) == set(COMMANDS.values()) and set(FOLDS) == set(ACTION_TYPES) == set(ACTIONS)
+    assert all(ACTIONS[kind].command is COMMANDS[kind] for kind in ACTION_TYPES)
