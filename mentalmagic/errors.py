@@ -40,6 +40,13 @@ class UnknownGame(NotFound):
         super().__init__(f"no game {game_id!r}")
 
 
+class UnknownPlayer(NotFound):
+    code = "unknown_player"
+
+    def __init__(self, player_id: str):
+        super().__init__(f"no player {player_id!r} in this game", fields={"player": ["unknown player"]})
+
+
 # -- bad input (a field that can't be read) ---------------------------------
 class InvalidInput(ArbiterError):
     code = "invalid"
@@ -48,11 +55,9 @@ class InvalidInput(ArbiterError):
 class UnknownFormat(InvalidInput):
     code = "unknown_format"
 
-    def __init__(self, name):
-        from .formats import FORMATS
-
+    def __init__(self, name, choices: tuple[str, ...]):
         super().__init__(
-            f"unknown format {name!r}; choose one of {', '.join(FORMATS)}",
+            f"unknown format {name!r}; choose one of {', '.join(choices)}",
             fields={"format": [f"unknown format {name!r}"]},
         )
 
@@ -94,7 +99,7 @@ class Forbidden(ArbiterError):
     code = "forbidden"
 
 
-# -- the game ledger (ledger.py) --------------------------------------------------
+# -- the game ledger (actions.py) --------------------------------------------------
 class UnknownGameCard(NotFound):
     code = "unknown_game_card"
 
@@ -106,7 +111,13 @@ class NotInLibrary(NotFound):
     code = "not_in_library"
 
 
-class NothingToUndo(InvalidInput):
+class Conflict(ArbiterError):
+    """The request is well formed but the game's state refuses it, with no rule to cite."""
+
+    code = "conflict"
+
+
+class NothingToUndo(Conflict):
     code = "nothing_to_undo"
 
 

@@ -16,7 +16,7 @@ def check_format(name: str | None) -> str:
     """Return the format's canonical name, or raise UnknownFormat."""
     fmt = (name or DEFAULT_FORMAT).strip().lower()
     if fmt not in FORMATS:
-        raise UnknownFormat(name)
+        raise UnknownFormat(name, FORMATS)
     return fmt
 
 

@@ -15,8 +15,7 @@ from .errors import (
     UnknownGameCard,
 )
 from .formats import check_format
-from .index import CandidateFinder
-from .registry import NameRecord, NameRegistry, Naming
+from .registry import NameRecord, NameRegistry
 from .zones import (
     BATTLEFIELD,
     COMMAND,
@@ -31,7 +30,6 @@ from .zones import (
 
 LEAVE_RULE = "800.4a"  # Magic's multiplayer rule on leaving the game (700.1a; seeds/multiplayer-rules)
 IN_GAME, LOST, LEFT = "in_game", "lost", "left"
-ACTION_TYPES = ("draw", "move", "name", "turn_face_up", "reveal", "look", "end_reveal", "end_look", "leave_game")
 PUBLIC_ZONES = frozenset({GRAVEYARD, BATTLEFIELD, EXILE, STACK, COMMAND})
 
 
@@ -68,9 +66,6 @@ class GameSetup:
             return frozenset(p.id for p in self.players if p.id != me.id and (me.team is None or p.team != me.team))
         return frozenset(p.id for p in self.players if p.id != me.id)
 
-    def naming(self, finder: CandidateFinder) -> Naming:
-        return Naming(finder, self.format, self.phyrexian_as_hybrid)
-
     def to_dict(self) -> dict:
         return {
             "format": self.format,
@@ -106,6 +101,17 @@ def check_setup(setup: GameSetup, pool) -> None:
         errors.setdefault("library", []).append(f"unknown cards: {', '.join(unknown[:10])}")
     if errors:
         raise InvalidInput("the game setup is not valid", fields=errors)
+
+
+@dataclass
+class Game:
+    """A stored game as loaded: its setup and its state after the last event."""
+
+    id: str
+    setup: GameSetup
+    state: GameState
+    created_at: str
+    version: int = 0  # bumped by every write: seq alone repeats after an undo
 
 
 @dataclass
@@ -197,7 +203,7 @@ class GameState:
 
     # -- the fold: no checks, only the event's data ------------------------------------
     def _fold(self, e: Event) -> None:
-        getattr(self, f"_fold_{e.type}")(e)
+        FOLDS[e.type](self, e)
         self.seq = e.seq
 
     def _take_from_library(self, c: CardState) -> None:
@@ -303,6 +309,15 @@ class GameState:
             if "removed" in loss:  # a player who loses leaves the game (multiplayer rules)
                 self._depart(p.id, loss)
             p.status, p.rule, p.seq = LOST, loss["rule"], seq
+
+
+# event type -> how it folds; an event type missing here can't be appended (KeyError, never half-applied)
+FOLDS = {
+    "draw": GameState._fold_draw, "move": GameState._fold_move, "name": GameState._fold_name,
+    "turn_face_up": GameState._fold_turn_face_up, "reveal": GameState._fold_reveal, "look": GameState._fold_look,
+    "end_reveal": GameState._fold_end_reveal, "end_look": GameState._fold_end_look,
+    "leave_game": GameState._fold_leave_game,
+}
 
 
 def _clear_seen(c: CardState) -> None:

@@ -1,41 +1,10 @@
-"""The naming registry of a game, and the checks a name must pass to enter it (704, 705.4, 705.4a)."""
+"""The names taken in a game: who took which name, when, under which exception (704.2, 705.4a)."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .cards import Card, Nameable
-from .errors import NameTaken, NotACandidate
-from .index import CandidateFinder, Verdict
 from .names import fold
-
-EXCEPTION_705_4A = "705.4a"
-
-# 705.4: what a name must be, given how the face-down card is turned face up: (type_, keyword).
-VIA_FILTERS: dict[str, tuple[str | None, str | None]] = {
-    "morph": (None, "morph"),
-    "megamorph": (None, "megamorph"),
-    "disguise": (None, "disguise"),
-    "manifest": ("creature", None),
-    "cloak": ("creature", None),
-    "effect": (None, None),
-}
-
-
-# Played face down this way, a card must be a card with that keyword, however it later turns
-# face up (the seed's red morph that dies must be Goblin Taskmaster). Manifest and cloak put any
-# card face down: only turning it up by their own ability asks for a creature.
-PLAYED_AS = frozenset({"morph", "megamorph", "disguise"})
-
-
-def face_up_filter(face_down_via: str | None, turn_up_via: str) -> tuple[str | None, tuple[str, ...]]:
-    """705.4: (type, keywords) a name must have when a card that went face down by
-    ``face_down_via`` is turned face up by ``turn_up_via``."""
-    type_, keyword = VIA_FILTERS[turn_up_via]
-    keywords = {keyword} if keyword else set()
-    if face_down_via in PLAYED_AS:
-        keywords.add(VIA_FILTERS[face_down_via][1])
-    return type_, tuple(sorted(keywords))
 
 
 @dataclass(frozen=True)
@@ -90,106 +59,3 @@ class NameRegistry:
 
     def __len__(self) -> int:
         return len(self._by_key)
-
-
-@dataclass(frozen=True)
-class Naming:
-    """The rules a game names under: its card finder, format and house option (704.1, D3, D5)."""
-
-    finder: CandidateFinder
-    fmt: str
-    phyrexian_as_hybrid: bool = False
-
-    def verdict(self, printed: Card, name: str, taken=()) -> Verdict:
-        return self.finder.check(
-            name, printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid, taken=taken
-        )
-
-    def resolve(self, printed: Card, name: str, registry: NameRegistry) -> Nameable:
-        """The entry ``name`` stands for, if ``printed`` may take it now (704.1, 704.2); else raise."""
-        v = self.verdict(printed, name, registry.taken_keys())
-        if v.legal:
-            return v.nameable  # type: ignore[return-value]
-        raise refusal_for(v, name)
-
-    def face_up_choice(
-        self, printed: Card, via: str, registry: NameRegistry, since_seq: int, opponents: frozenset[str],
-        face_down_via: str | None = None,
-    ) -> FaceUpChoice:
-        """The names a face-down card may take when turned face up (705.4, 705.4a, D6, D7)."""
-        type_, keywords = face_up_filter(face_down_via, via)
-        found = [n for n in self.finder.candidates(
-            printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid,
-        ).candidates if n.face.fits(type_, *keywords)]
-        taken = registry.taken_keys()
-        legal = tuple(n.name for n in found)
-        free = tuple(n.name for n in found if n.key not in taken)
-        # D6: the window is what was legal and free at the moment the card went face down.
-        window = tuple(n.name for n in found if not registry.taken_before(n.name, since_seq + 1))
-        by_opponent = any(r.player in opponents for name in window for r in registry.records_for(name))
-        exception = not free and bool(window) and by_opponent
-        return FaceUpChoice(via=via, legal=legal, free=free, window=window, exception=exception,
-                            type_=type_, keywords=keywords)
-
-    def face_up_name(self, printed: Card, name: str, choice: FaceUpChoice) -> tuple[Nameable, str | None]:
-        """Check ``name`` for a card turned face up; returns the entry and the exception used, if any."""
-        v = self.verdict(printed, name)
-        if not v.legal:
-            raise refusal_for(v, name)
-        n: Nameable = v.nameable  # type: ignore[assignment]
-        if n.key not in {fold(x) for x in choice.legal}:
-            raise NotACandidate(
-                f"{n.name} is not a legal name for a card turned face up by {choice.via}"
-                f" ({choice.describe_filter()})",
-                rule="705.4", fields={"name": [f"{n.name} does not fit {choice.via}"]},
-            )
-        if n.key in {fold(x) for x in choice.free}:
-            return n, None
-        if choice.exception and n.key in {fold(x) for x in choice.window}:
-            return n, EXCEPTION_705_4A
-        raise NameTaken(f"{n.name} is already the name of another card in this game; {choice.advice()}",
-                        fields={"name": [f"{n.name} is taken"]})
-
-
-@dataclass(frozen=True)
-class FaceUpChoice:
-    """What a face-down card may be named when turned face up, and whether D8 applies."""
-
-    via: str
-    legal: tuple[str, ...]  # 704.1 and the via's filter, taken or not
-    free: tuple[str, ...]  # legal and not taken: one of these must be chosen if any
-    window: tuple[str, ...]  # legal and free when the card went face down (D6)
-    exception: bool  # 705.4a: nothing free, all the window taken since, one by an opponent
-    type_: str | None = None  # what every legal name must be...
-    keywords: tuple[str, ...] = ()  # ...and have (705.4)
-
-    @property
-    def allowed(self) -> tuple[str, ...]:
-        """The names the controller may choose now."""
-        return self.free or (self.window if self.exception else ())
-
-    @property
-    def loses(self) -> bool:
-        """D8: no legal name remains even with 705.4a."""
-        return not self.allowed
-
-    def describe_filter(self) -> str:
-        musts = [f"have {k}" for k in self.keywords] + ([f"be a {self.type_}"] if self.type_ else [])
-        return "it must " + " and ".join(musts) if musts else "any name of the same cost"
-
-    def advice(self) -> str:
-        if self.free:
-            return f"{len(self.free)} legal name(s) are still free, e.g. {', '.join(self.free[:5])}"
-        if self.exception:
-            return f"705.4a allows only the names free when it went face down: {', '.join(self.window)}"
-        return "no legal name remains: turning it face up without a name records the game loss (D8)"
-
-
-def refusal_for(v: Verdict, name: str) -> NameTaken | NotACandidate:
-    """The refusal a failed verdict stands for: 704.2 when taken is its only fault, else the first rule."""
-    messages = [r.message for r in v.reasons] or [f"{name!r} can't be chosen"]
-    others = [r for r in v.reasons if r.rule != "704.2"]
-    if v.reasons and not others:
-        return NameTaken("; ".join(messages), fields={"name": messages})
-    return NotACandidate("; ".join(messages), rule=others[0].rule if others else "704.1",
-                         fields={"name": messages})

@@ -74,18 +74,3 @@ class CardState:
         """How a turn-face-up action turns it up: as asked, else by its own ability (the way it
         went face down: a morph's cost, manifest's), else by an effect."""
         return via or self.face_down_via or "effect"
-
-    def visible_to(self, viewer: str | None, is_judge: bool = False) -> bool:
-        """May ``viewer`` see the printed card? (API.md: holder of a hand, controller of a face-down card.)"""
-        if is_judge:
-            return True
-        if viewer is not None and viewer in self.looked_by:
-            return True
-        zone = self.left_from if self.zone == REMOVED else self.zone
-        if zone == LIBRARY:
-            return self.revealed
-        if zone == HAND:
-            return self.revealed or (viewer is not None and viewer == self.owner)
-        if self.face_down:
-            return viewer is not None and viewer == (self.controller or self.owner)
-        return True

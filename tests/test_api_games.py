@@ -904,8 +904,10 @@ def test_undo_with_nothing_to_undo_is_refused_in_the_envelope(client):
     # API.md: 422 is field validation and carries ``fields``; a refusal without a field is a 409 with its rule.
     g = Game(client, ["Shock"])
     response = client.post(f"{API}/games/{g.id}/undo", headers=g.headers(JUDGE))
-    assert response.status_code in (409, 422), response.get_json()
-    assert assert_envelope(response, response.status_code)["code"] == "nothing_to_undo"
+    # issue 9: a conflict with the game's state, not a field (and no rule of the game to cite)
+    assert response.status_code == 409, response.get_json()
+    assert response.get_json()["error"]["code"] == "nothing_to_undo"
+    assert schemas.ErrorOut().validate(response.get_json()) == {}
     assert g.events() == [] and g.names() == []
 
 

@@ -201,13 +201,13 @@ def test_cli_check_and_candidates_say_no_mana_cost_in_words(cli_db):
     assert "704.1: Island has no mana cost; Forest has no mana cost (D2)" in result.output
     result = CliRunner().invoke(main, ["--db", cli_db, "candidates", "none"])
     assert result.exit_code == 0, result.output
-    first = result.output.splitlines()[0]
+    first = result.stdout.splitlines()[0]  # the source's notes go to standard error
     assert first.startswith("A card with no mana cost may be named as a card with no mana cost in vintage: ")
     assert "no mana cost     Island" in result.output  # the cost column in words, not blank
     result = CliRunner().invoke(main, ["--db", cli_db, "candidates", "1R"])
-    assert result.output.splitlines()[0].startswith("A card costing {1}{R} may be named as {1}{R} in vintage")
+    assert result.stdout.splitlines()[0].startswith("A card costing {1}{R} may be named as {1}{R} in vintage")
     result = CliRunner().invoke(main, ["--db", cli_db, "candidates", "Rise of the Hobgoblins"])
-    assert "may be named as {R}{R} or {W}{R} or {W}{W} in vintage" in result.output.splitlines()[0]
+    assert "may be named as {R}{R} or {W}{R} or {W}{W} in vintage" in result.stdout.splitlines()[0]
 
 
 # -- a refusal lists every reason, in rule order; the first gives its code and rule ---------------------

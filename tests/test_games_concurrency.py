@@ -186,18 +186,20 @@ def test_sixteen_players_drawing_at_once_each_get_a_different_card_in_one_unbrok
 def race_in_another_process(db_path: str, game_id: str, token: str, card: str, name: str, barrier, results):
     """Run in a spawned process: its own card pool, its own GameStore on the shared file."""
     try:
+        from mentalmagic import services
+        from mentalmagic.commands import Name
         from mentalmagic.errors import ArbiterError
         from mentalmagic.index import CandidateFinder
         from mentalmagic.storage.carddb import read_pool
         from mentalmagic.storage.gamedb import GameStore
 
         store = GameStore(Path(db_path), CandidateFinder(read_pool(db_path)))
-        caller = store.authenticate(game_id, f"Bearer {token}")
+        caller = services.authenticate(store.unit_of_work(), game_id, f"Bearer {token}")
         store.load(game_id)  # a running service has the game in its cache
         barrier.wait(timeout=120)
         try:
-            event, _, _ = store.act(game_id, caller, {"type": "name", "card": card, "name": name})
-            results.put(("named", card, event.seq))
+            acted = services.act(store.unit_of_work(), game_id, caller, Name(card=card, name=name))
+            results.put(("named", card, acted["event"]["seq"]))
         except ArbiterError as e:
             results.put(("refused", card, e.code, e.rule))
     except BaseException as e:  # reported to the test

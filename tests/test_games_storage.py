@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 from support import fresh_games_db
 
-from mentalmagic.ledger import replay
+from mentalmagic.game import replay
 from mentalmagic.names import fold
 from mentalmagic.runtime import Runtime
 from mentalmagic.storage.gamedb import GameStore

@@ -1,28 +1,19 @@
 """The game ledger: ownership (702), Pentaland (703), naming (704) and when to name (705).
 
-Every scenario plays real cards of the snapshot through ``decide`` and folds the
+Every scenario plays real cards of the snapshot through ``decide`` (as typed commands) and folds the
 events, as the service does; the examples of the seed are cited by rule.
 """
 
 from __future__ import annotations
 
 import pytest
+from marshmallow import ValidationError
 
 from mentalmagic import errors
-from mentalmagic.ledger import (
-    Event,
-    GameSetup,
-    GameState,
-    Player,
-    check_setup,
-    could_be,
-    decide,
-    face_up_options,
-    printed_facts,
-    replay,
-    undo,
-    visible_printed,
-)
+from mentalmagic.actions import decide
+from mentalmagic.game import Event, GameSetup, GameState, Player, check_setup, replay, undo
+from mentalmagic.views import could_be, face_up_options, printed_facts, visible_printed
+from mentalmagic.web.schemas import load_action
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +32,14 @@ def make_setup(*printed: str, players=TWO, fmt: str = "vintage", **options) -> G
                      library=tuple((f"c{i}", name) for i, name in enumerate(printed, 1)), options=options)
 
 
+def command(action: dict):
+    """The typed command the API builds from this body; a field it refuses is an InvalidInput (a 422)."""
+    try:
+        return load_action(action)
+    except ValidationError as e:
+        raise errors.InvalidInput("invalid action", fields=e.messages) from e
+
+
 class Table:
     """A game at the table: actions go through ``decide`` and events are folded, as the service does."""
 
@@ -52,7 +51,7 @@ class Table:
         self.events: list[Event] = []
 
     def do(self, actor: str | None, judge: bool = False, **action) -> Event:
-        event = decide(self.state, self.setup, self.finder, action, actor, judge, at="2026-11-21T20:00:00Z")
+        event = decide(self.state, self.setup, self.finder, command(action), actor, judge, at="2026-11-21T20:00:00Z")
         self.state = self.state.apply_event(event)
         self.events.append(event)
         return event
@@ -61,7 +60,7 @@ class Table:
         """Assert ``action`` is refused with ``error``; nothing is appended."""
         before = self.state.snapshot()
         with pytest.raises(error) as info:
-            decide(self.state, self.setup, self.finder, action, actor, judge)
+            decide(self.state, self.setup, self.finder, command(action), actor, judge)
         assert self.state.snapshot() == before
         return info.value
 

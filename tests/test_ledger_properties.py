@@ -7,98 +7,17 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import PLAYERS, SETUP, commands
 
+from mentalmagic.actions import decide
+from mentalmagic.commands import Draw, Move, TurnFaceUp
 from mentalmagic.errors import ArbiterError
-from mentalmagic.ledger import Event, GameSetup, GameState, Player, decide, face_up_options, replay, undo
+from mentalmagic.game import Event, GameSetup, GameState, replay, undo
 from mentalmagic.names import fold
-from mentalmagic.zones import HIDDEN_ZONES, LIBRARY, MOVE_ZONES, REMOVED
+from mentalmagic.views import face_up_options
+from mentalmagic.zones import HIDDEN_ZONES, LIBRARY
 
-PLAYERS = (Player("ana", "Ana"), Player("bob", "Bob"), Player("cid", "Cid"))
-# Cards that share costs, so names collide: {R}, {4}{G}{G}, {3}{U}{U}, {1}{R}/{1}{U}, {G}, {W}...
-LIBRARY_CARDS = (
-    "Savannah Lions", "Shock", "Fire // Ice", "Rise of the Hobgoblins", "Vesuvan Shapeshifter",
-    "Root Elemental", "Goblin Taskmaster", "Warbreak Trumpeter", "Lightning Bolt", "Craw Wurm",
-    "Air Elemental", "Lightning Strike", "Mana Leak", "Shock", "Lightning Bolt",
-    "Grizzly Bears", "Counterspell", "Llanowar Elves", "Giant Growth", "Craw Wurm",
-)
-SETUP = GameSetup("vintage", PLAYERS, tuple((f"c{i}", n) for i, n in enumerate(LIBRARY_CARDS, 1)))
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-_names_cache: dict[str, list[str]] = {}
-
-
-def names_for(finder, printed: str) -> list[str]:
-    """A few legal names for a printed card, chosen so that the cards of the library compete for them."""
-    if printed not in _names_cache:
-        card = finder.pool.lookup(printed)
-        found = finder.candidates(printed=card).candidates
-        morphs = [n.name for n in found if n.face.has_keyword("Morph")]
-        shared = [n.name for n in found if n.name in LIBRARY_CARDS or fold(n.name) in ("fire", "ice")]
-        _names_cache[printed] = sorted({*morphs[:4], *shared, *(n.name for n in found[:2])})
-    return _names_cache[printed]
-
-
-def random_action(data, state: GameState, finder) -> tuple[str | None, bool, dict]:
-    """One plausible action (it may still be refused): (actor, is_judge, action)."""
-    in_game = [p.id for p in PLAYERS if state.in_game(p.id)]
-    live = [c for c in state.cards.values() if c.zone != REMOVED]
-    kind = data.draw(st.sampled_from(
-        ["draw", "move", "move", "move", "name", "morph", "turn_face_up", "turn_face_up", "reveal", "look",
-         "end", "leave"]))
-    judge = data.draw(st.integers(0, 9)) == 0
-    actor = data.draw(st.sampled_from(in_game)) if in_game else None
-    if kind == "draw":
-        return actor, judge, {"type": "draw", "player": actor, "count": data.draw(st.integers(1, 2))}
-    if kind == "leave":
-        if data.draw(st.integers(0, 4)):
-            kind = "move"  # leaving is rare: keep games going
-        else:
-            return actor, judge, {"type": "leave_game", "player": actor}
-    if kind in ("reveal", "look"):
-        return actor, judge, {"type": kind, "count": 1, "player": data.draw(st.sampled_from(in_game)) if in_game
-                              else None, "continuous": data.draw(st.booleans())}
-    if kind == "end":
-        seen = [c.id for c in live if c.revealed or c.looked_by]
-        if not seen:
-            return actor, judge, {"type": "end_reveal", "cards": ["c1"]}
-        cid = data.draw(st.sampled_from(seen))
-        return actor, judge, {"type": "end_reveal" if state.cards[cid].revealed else "end_look", "cards": [cid]}
-    if kind == "morph":  # a face-down play from a hand: what 705.4 and 705.4a are about
-        hands = [c for c in live if c.zone == "hand" and c.owner in in_game]
-        if hands:
-            c = data.draw(st.sampled_from(hands))
-            return c.owner, judge, {"type": "move", "card": c.id, "to": "battlefield", "face_down": True,
-                                    "via": data.draw(st.sampled_from(["morph", "manifest"]))}
-        kind = "move"
-    face_down = [c for c in live if c.face_down and not c.pentaland]
-    if kind == "turn_face_up" and face_down:
-        card = data.draw(st.sampled_from(face_down))
-    else:
-        card = data.draw(st.sampled_from(live))
-    holder = card.holder if card.holder in in_game else actor
-    if not judge:
-        actor = holder if data.draw(st.integers(0, 3)) else actor
-    names = names_for(finder, card.printed)
-    if kind == "turn_face_up" or (kind == "move" and card.face_down and not card.pentaland):
-        try:
-            allowed = face_up_options(state, SETUP, finder, card.id).allowed
-        except ArbiterError:
-            allowed = ()
-        names = [*allowed, *names]
-    name = data.draw(st.one_of(st.none(), st.sampled_from(names))) if names else None
-    if kind == "name":
-        return actor, judge, {"type": "name", "card": card.id, "name": name or names[0]}
-    if kind == "turn_face_up":
-        return actor, judge, {"type": "turn_face_up", "card": card.id, "name": name}
-    action = {"type": "move", "card": card.id, "to": data.draw(st.sampled_from(MOVE_ZONES)), "name": name}
-    if data.draw(st.booleans()):
-        action["face_down"] = True
-        action["via"] = data.draw(st.sampled_from(["morph", "manifest", "effect"]))
-    if data.draw(st.integers(0, 5)) == 0:
-        action["pentaland"] = True
-    if card.zone == LIBRARY or data.draw(st.integers(0, 4)) == 0:
-        action["player"] = data.draw(st.sampled_from(in_game)) if in_game else None
-    return actor, judge, {k: v for k, v in action.items() if v is not None}
 
 
 def play(data, finder, steps: int):
@@ -107,14 +26,14 @@ def play(data, finder, steps: int):
     events: list[Event] = []
     snapshots = [state.snapshot()]
     for pid in ("ana", "bob", "cid"):  # everyone starts with a hand
-        e = decide(state, SETUP, finder, {"type": "draw", "player": pid, "count": 3}, pid)
+        e = decide(state, SETUP, finder, Draw(count=3), pid)
         state = state.apply_event(e)
         events.append(e)
         snapshots.append(state.snapshot())
     for _ in range(steps):
-        actor, judge, action = random_action(data, state, finder)
+        actor, judge, command = data.draw(commands(state, finder))
         try:
-            e = decide(state, SETUP, finder, action, actor, judge)
+            e = decide(state, SETUP, finder, command, actor, judge)
         except ArbiterError:
             continue  # refused: nothing is appended (any other exception fails the test)
         assert e.seq == len(events) + 1
@@ -189,20 +108,20 @@ def test_a_red_morph_turned_face_up_follows_705_4a_and_d8(finder, takes):
     setup = GameSetup("vintage", PLAYERS, (("m", "Lightning Bolt"), ("s1", "Shock"), ("s2", "Shock")))
     state = GameState.initial(setup)
 
-    def do(actor, **action):
+    def do(actor, command):
         nonlocal state
-        state = state.apply_event(decide(state, setup, finder, action, actor))
+        state = state.apply_event(decide(state, setup, finder, command, actor))
 
-    do("ana", type="move", card="m", to="hand")
+    do("ana", Move(card="m", to="hand"))
     shocks = iter(("s1", "s2"))
     for when in ("before", "after"):
         if when == "after":
-            do("ana", type="move", card="m", to="battlefield", face_down=True, via="morph")
+            do("ana", Move(card="m", to="battlefield", face_down=True, via="morph"))
         for name, moment, who in takes:
             if moment == when:
                 shock = next(shocks)
-                do(who, type="move", card=shock, to="hand", player=who)
-                do(who, type="move", card=shock, to="stack", name=name)
+                do(who, Move(card=shock, to="hand", player=who))
+                do(who, Move(card=shock, to="stack", name=name))
     taken = {name for name, _, _ in takes}
     free = [n for n in RED_MORPHS if n not in taken]
     window = [n for n, moment, _ in takes if moment == "after"]
@@ -212,14 +131,13 @@ def test_a_red_morph_turned_face_up_follows_705_4a_and_d8(finder, takes):
     for name, moment, _ in takes:
         if not (exception and moment == "after"):  # a name taken outside the exception stays refused
             try:
-                decide(state, setup, finder, {"type": "turn_face_up", "card": "m", "name": name}, "ana")
+                decide(state, setup, finder, TurnFaceUp(card="m", name=name), "ana")
             except ArbiterError as err:
                 assert err.rule == "704.2"
             else:
                 raise AssertionError(f"{name} should be refused")
     pick = free[0] if free else window[0] if exception else None
-    e = decide(state, setup, finder, {"type": "move", "card": "m", "to": "graveyard", "name": pick}
-               if pick else {"type": "move", "card": "m", "to": "graveyard"}, "ana")
+    e = decide(state, setup, finder, Move(card="m", to="graveyard", name=pick), "ana")
     state = state.apply_event(e)
     if pick:
         assert state.cards["m"].named_as == pick and "game_loss" not in e.data

@@ -1,82 +1,37 @@
-"""Games in SQLite: setup, append-only events, and their projection (cards, names).
+"""Games in SQLite: the repository (load, add, append, sync) and the unit of work around it.
 
-One action is one transaction (BEGIN IMMEDIATE): the event, the names it takes
-and the cards it moves land together or not at all, and two bots acting on
-one game at once are serialised by SQLite's write lock. The state in memory
-is a cache keyed by the game's last seq, rebuilt from the log whenever another
-writer got there first.
+One use case is one transaction (BEGIN IMMEDIATE): the event, the names it takes and the
+cards it moves land together or not at all, and two bots acting on one game at once are
+serialised by SQLite's write lock. The state in memory is a cache keyed by the game's
+version, rebuilt from the log whenever another writer got there first; a unit of work
+puts what it wrote in the cache only once it has committed.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import random
-import secrets
 import sqlite3
 import threading
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
-from ..errors import AlreadyNamed, Forbidden, NameTaken, NothingToUndo, Unauthorized, UnknownGame
+from ..errors import AlreadyNamed, NameTaken, UnknownGame
+from ..game import Event, Game, GameSetup, GameState, replay
 from ..index import CandidateFinder
-from ..ledger import Event, GameSetup, GameState, Player, check_setup, decide, replay
 from ..names import fold
-from . import connect, transaction
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who is asking: a player of this game, or its judge."""
-
-    player: str | None
-    is_judge: bool
-
-
-@dataclass
-class Game:
-    """A game as loaded: its setup, state after the last event, and the events."""
-
-    id: str
-    setup: GameSetup
-    state: GameState
-    created_at: str
-    version: int = 0  # games.version it was read at: seq alone repeats after an undo
-
-    @property
-    def format(self) -> str:
-        return self.setup.format
-
-    @property
-    def options(self) -> dict:
-        return self.setup.options
-
-    @property
-    def taken_keys(self) -> frozenset[str]:
-        return self.state.names.taken_keys()
+from . import connect
 
 
 class GameStore:
-    """Create, load and change games; every write in one transaction."""
+    """The games of one database file, for one process: a connection per thread, the cache,
+    and the repository's reads and writes (writes only inside a unit of work)."""
 
     def __init__(self, db_path: Path, finder: CandidateFinder):
         self.db_path = Path(db_path)
-        self.finder = finder
+        self.finder = finder  # the card finder the rules name with, handed to each unit of work
         self._local = threading.local()
         self._cache: dict[str, Game] = {}
         self._cache_lock = threading.Lock()
 
-    # -- connections: one per thread, the schema already applied at start -----------
     @property
     def db(self):
         db = getattr(self._local, "db", None)
@@ -84,144 +39,81 @@ class GameStore:
             db = self._local.db = connect(self.db_path, apply_schema=False)
         return db
 
-    # -- creating ---------------------------------------------------------------
-    def create(self, fmt: str, options: dict, players: list[dict], library: list[str],
-               shuffle: bool = True) -> dict:
-        """A new game; returns its id, the judge's and players' tokens (shown only now)."""
-        pool = self.finder.pool
-        ids: set[str] = set()
-        while len(ids) < len(library):  # random ids: a card id says nothing of its printed card
-            ids.add(secrets.token_hex(5))
-        order = list(library)
-        if shuffle:
-            random.SystemRandom().shuffle(order)
-        found = [pool.find(name) for name in order]  # French or face names become the English name
-        cards = [(cid, card.name if card else name) for cid, card, name in zip(ids, found, order, strict=True)]
-        setup = GameSetup(
-            format=fmt,
-            players=tuple(Player(id=f"p{i}", name=p["name"], team=p.get("team")) for i, p in enumerate(players, 1)),
-            library=tuple(cards),
-            options=dict(options),
-        )
-        check_setup(setup, pool)
-        game_id = secrets.token_urlsafe(9)
-        judge = secrets.token_urlsafe(24)
-        tokens = {p.id: secrets.token_urlsafe(24) for p in setup.players}
-        created = now()
-        state = GameState.initial(setup)
-        with transaction(self.db) as db:
-            db["games"].insert({
-                "id": game_id, "created_at": created, "format": fmt,
-                "options": json.dumps(setup.options), "setup": json.dumps(setup.to_dict()),
-                "judge_token_hash": token_hash(judge), "seq": 0, "version": 0,
-            })
-            db["players"].insert_all(
-                {"game_id": game_id, "id": p.id, "position": i, "name": p.name, "team": p.team,
-                 "token_hash": token_hash(tokens[p.id])}
-                for i, p in enumerate(setup.players)
-            )
-            self._write_cards(db, game_id, state, state.cards)
-        self._remember(Game(game_id, setup, state, created))
-        return {
-            "id": game_id,
-            "judge_token": judge,
-            "players": [{"id": p.id, "name": p.name, "team": p.team, "token": tokens[p.id]}
-                        for p in setup.players],
-            "library_size": len(cards),
-            "format": fmt,
-            "options": setup.options,
-        }
+    def unit_of_work(self) -> SqliteUnitOfWork:
+        return SqliteUnitOfWork(self)
 
-    # -- reading ----------------------------------------------------------------
+    # -- reading ------------------------------------------------------------------------------
     def load(self, game_id: str) -> Game:
         """The game after its last event (from the cache when nobody wrote since)."""
         row = self._row(game_id)
         cached = self._cache.get(game_id)
         if cached is not None and cached.version == row["version"]:
             return cached
-        return self._remember(self._replay(row))
-
-    def authenticate(self, game_id: str, authorization: str | None) -> Caller:
-        """The caller a bearer token stands for in this game; 401 when missing or wrong."""
-        row = self._row(game_id)
-        scheme, _, token = (authorization or "").partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Unauthorized("send Authorization: Bearer <token> (a player's or the judge's token)")
-        digest = token_hash(token.strip())
-        if hmac.compare_digest(digest, row["judge_token_hash"]):
-            return Caller(player=None, is_judge=True)
-        for p in self.db.query("select id, token_hash from players where game_id = ?", [game_id]):
-            if hmac.compare_digest(digest, p["token_hash"]):
-                return Caller(player=p["id"], is_judge=False)
-        raise Unauthorized("this token belongs to no player of this game")
+        setup = GameSetup.from_dict(json.loads(row["setup"]))
+        game = Game(row["id"], setup, replay(setup, self.events(game_id)), row["created_at"], row["version"])
+        return self.remember(game)
 
     def events(self, game_id: str) -> list[Event]:
         self._row(game_id)
-        return [self._event(r) for r in
-                self.db.query("select * from events where game_id = ? order by seq", [game_id])]
+        return [Event(seq=r["seq"], type=r["type"], player=r["player"], data=json.loads(r["data"]),
+                      rule=r["rule"], at=r["at"])
+                for r in self.db.query("select * from events where game_id = ? order by seq", [game_id])]
 
-    def names(self, game_id: str) -> list[dict]:
-        self._row(game_id)
-        return list(self.db.query(
-            "select name, card, player, seq, exception from names where game_id = ? order by seq, name",
-            [game_id]))
+    def tokens(self, game_id: str) -> tuple[str, dict[str, str]]:
+        """The judge's token hash, and each player's."""
+        row = self._row(game_id)
+        players = {p["id"]: p["token_hash"]
+                   for p in self.db.query("select id, token_hash from players where game_id = ?", [game_id])}
+        return row["judge_token_hash"], players
 
-    # -- writing ----------------------------------------------------------------
-    def act(self, game_id: str, caller: Caller, action: dict) -> tuple[Event, list[str], Game]:
-        """Check and record one action; returns the event, the ids of changed cards, the new game."""
-        actor = None if caller.is_judge else caller.player  # the judge acts for action["player"]
-        db = self.db
-        try:
-            with transaction(db):
-                game = self.load(game_id)  # inside the lock: nobody can write between read and append
-                event = decide(game.state, game.setup, self.finder, action, actor, caller.is_judge, now())
-                new_state = game.state.apply_event(event)
-                db["events"].insert(self._event_row(game_id, event))
-                changed = self._sync(db, game_id, game.state, new_state)
-                db.execute("update games set seq = ?, version = version + 1 where id = ?", [event.seq, game_id])
-        except sqlite3.IntegrityError as e:  # the database's own guards of 704.2 and 704.4
-            if "names.name_key" in str(e):
-                raise NameTaken("that name was taken by another card at the same moment") from e
-            if "names.card" in str(e):
-                raise AlreadyNamed("this card was named at the same moment") from e
-            raise
-        new_game = self._remember(Game(game_id, game.setup, new_state, game.created_at, game.version + 1))
-        return event, changed, new_game
+    # -- writing (inside a unit of work) ------------------------------------------------------
+    def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str]) -> None:
+        db, setup = self.db, game.setup
+        db["games"].insert({
+            "id": game.id, "created_at": game.created_at, "format": setup.format,
+            "options": json.dumps(setup.options), "setup": json.dumps(setup.to_dict()),
+            "judge_token_hash": judge_hash, "seq": 0, "version": 0,
+        })
+        db["players"].insert_all(
+            {"game_id": game.id, "id": p.id, "position": i, "name": p.name, "team": p.team,
+             "token_hash": player_hashes[p.id]}
+            for i, p in enumerate(setup.players)
+        )
+        self._write_cards(game.id, game.state.cards)
+        self._pending().append(game)
 
-    def undo(self, game_id: str, caller: Caller) -> tuple[Event, Game]:
-        """Take back the last event (judge only): the state is exactly what it was before it."""
-        if not caller.is_judge:
-            raise Forbidden("only the judge may undo")
-        db = self.db
-        with transaction(db):
-            game = self.load(game_id)
-            rows = list(db.query("select * from events where game_id = ? order by seq", [game_id]))
-            if not rows:
-                raise NothingToUndo("there is no event to undo", fields={"game": ["no event to undo"]})
-            events = [self._event(r) for r in rows]
-            last = events[-1]
-            before = replay(game.setup, events[:-1])
-            db.execute("delete from events where game_id = ? and seq = ?", [game_id, last.seq])
-            db["undone_events"].insert({"game_id": game_id, "undone_at": now(),
-                                        "event": json.dumps(last.to_dict())})
-            self._sync(db, game_id, game.state, before)
-            db.execute("update games set seq = ?, version = version + 1 where id = ?", [before.seq, game_id])
-        return last, self._remember(Game(game_id, game.setup, before, game.created_at, game.version + 1))
+    def append(self, game: Game, event: Event, new_state: GameState) -> tuple[Game, list[str]]:
+        """Record ``event`` and the projection of ``new_state``; the new game and the changed card ids."""
+        self.db["events"].insert({"game_id": game.id, "seq": event.seq, "at": event.at, "type": event.type,
+                                  "player": event.player, "data": json.dumps(event.data, sort_keys=True),
+                                  "rule": event.rule})
+        return self._sync(game, new_state), self._changed(game.state, new_state)
 
-    # -- helpers ---------------------------------------------------------------------
+    def remove_last(self, game: Game, last: Event, before: GameState, at: str) -> Game:
+        """Undo: the last event moves to undone_events and the projection goes back to ``before``."""
+        self.db.execute("delete from events where game_id = ? and seq = ?", [game.id, last.seq])
+        self.db["undone_events"].insert({"game_id": game.id, "undone_at": at,
+                                         "event": json.dumps(last.to_dict())})
+        return self._sync(game, before)
+
+    def set_token(self, game_id: str, player: str, token_hash: str) -> None:
+        self.db.execute("update players set token_hash = ? where game_id = ? and id = ?",
+                        [token_hash, game_id, player])
+
+    # -- helpers ------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict:
         rows = list(self.db.query("select * from games where id = ?", [game_id]))
         if not rows:
             raise UnknownGame(game_id)
         return rows[0]
 
-    def _replay(self, row: dict) -> Game:
-        setup = GameSetup.from_dict(json.loads(row["setup"]))
-        events = [self._event(r) for r in
-                  self.db.query("select * from events where game_id = ? order by seq", [row["id"]])]
-        return Game(row["id"], setup, replay(setup, events), row["created_at"], row["version"])
+    def _pending(self) -> list[Game]:
+        """What the current unit of work wrote, cached once it commits."""
+        if not hasattr(self._local, "pending"):
+            self._local.pending = []
+        return self._local.pending
 
-    def _remember(self, game: Game) -> Game:
+    def remember(self, game: Game) -> Game:
         with self._cache_lock:
             current = self._cache.get(game.id)
             if current is None or current.version <= game.version:  # never step back to an older read
@@ -229,34 +121,61 @@ class GameStore:
         return game
 
     @staticmethod
-    def _event(row: dict) -> Event:
-        return Event(seq=row["seq"], type=row["type"], player=row["player"], data=json.loads(row["data"]),
-                     rule=row["rule"], at=row["at"])
+    def _changed(old: GameState, new: GameState) -> list[str]:
+        return [cid for cid, c in new.cards.items() if old.cards[cid] != c]
 
-    @staticmethod
-    def _event_row(game_id: str, e: Event) -> dict:
-        return {"game_id": game_id, "seq": e.seq, "at": e.at or now(), "type": e.type, "player": e.player,
-                "data": json.dumps(e.data, sort_keys=True), "rule": e.rule}
-
-    def _sync(self, db, game_id: str, old: GameState, new: GameState) -> list[str]:
-        """Rewrite the projection rows that differ between two states; return changed card ids."""
-        changed = [cid for cid, c in new.cards.items() if old.cards[cid] != c]
-        self._write_cards(db, game_id, new, {cid: new.cards[cid] for cid in changed})
+    def _sync(self, game: Game, new: GameState) -> Game:
+        """Rewrite the projection rows that differ between the game's state and ``new``; bump the version."""
+        db, old = self.db, game.state
+        self._write_cards(game.id, {cid: new.cards[cid] for cid in self._changed(old, new)})
         old_names = {(r.card, r.name, r.seq, r.exception) for r in old.names.records()}
         new_records = {(r.card, r.name, r.seq, r.exception): r for r in new.names.records()}
         for card, *_ in old_names - set(new_records):
-            db.execute("delete from names where game_id = ? and card = ?", [game_id, card])
+            db.execute("delete from names where game_id = ? and card = ?", [game.id, card])
         for key in sorted(set(new_records) - old_names, key=lambda k: k[2]):
             r = new_records[key]
-            db["names"].insert({"game_id": game_id, "name_key": fold(r.name), "name": r.name, "card": r.card,
+            db["names"].insert({"game_id": game.id, "name_key": fold(r.name), "name": r.name, "card": r.card,
                                 "player": r.player, "seq": r.seq, "exception": r.exception})
-        return changed
+        db.execute("update games set seq = ?, version = version + 1 where id = ?", [new.seq, game.id])
+        new_game = Game(game.id, game.setup, new, game.created_at, game.version + 1)
+        self._pending().append(new_game)
+        return new_game
 
-    @staticmethod
-    def _write_cards(db, game_id: str, state: GameState, cards: dict) -> None:
-        db["game_cards"].upsert_all(
+    def _write_cards(self, game_id: str, cards: dict) -> None:
+        self.db["game_cards"].upsert_all(
             ({"game_id": game_id, "id": c.id, "printed": c.printed, "zone": c.zone, "owner": c.owner,
               "controller": c.controller, "face_down": int(c.face_down), "pentaland": int(c.pentaland),
               "named_as": c.named_as, "state": json.dumps(c.to_dict())} for c in cards.values()),
             pk=("game_id", "id"),
         )
+
+
+class SqliteUnitOfWork:
+    """``with uow: ... uow.commit()``: one BEGIN IMMEDIATE transaction, rolled back unless committed."""
+
+    def __init__(self, store: GameStore):
+        self.games = store
+        self.finder = store.finder
+
+    def __enter__(self) -> SqliteUnitOfWork:
+        self.games.db.conn.execute("BEGIN IMMEDIATE")
+        self.games._pending().clear()
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        conn = self.games.db.conn
+        pending = self.games._pending()
+        if conn.in_transaction:  # not committed, or COMMIT itself failed: never leave it open
+            conn.execute("ROLLBACK")
+        pending.clear()
+        if isinstance(exc, sqlite3.IntegrityError):  # the database's own guards of 704.2 and 704.4
+            if "names.name_key" in str(exc):
+                raise NameTaken("that name was taken by another card at the same moment") from exc
+            if "names.card" in str(exc):
+                raise AlreadyNamed("this card was named at the same moment") from exc
+
+    def commit(self) -> None:
+        self.games.db.conn.execute("COMMIT")
+        for game in self.games._pending():
+            self.games.remember(game)
+        self.games._pending().clear()

@@ -59,10 +59,10 @@ def load_query(schema) -> tuple[dict, Query]:
     if args.get("game"):
         game = rt.games.load(args["game"])
         if "format" not in request.args:
-            fmt = game.format
+            fmt = game.setup.format
         if option is None:
             option = game.setup.phyrexian_as_hybrid
-        taken = game.taken_keys
+        taken = game.state.names.taken_keys()
     printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
     identity = identity_of(commanders) if commanders else None
     return args, Query(printed, args.get("cost"), fmt, bool(option), taken, commanders, identity)

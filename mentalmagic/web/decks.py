@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, current_app, jsonify, request
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ..decklist import MAX_TEXT
 from ..storage.deckdb import DeckStore
 from . import openapi
 from .errors import envelope
-from .schemas import Strict
+from .schemas import Out, Strict
 
 bp = Blueprint("decks", __name__, url_prefix="/api/v1/decks")
 EXTENSION = "mentalmagic_decks"
@@ -65,14 +65,14 @@ class DryRunQuery(Strict):
     dry_run = fields.Boolean(load_default=False, metadata={"description": "answer the same without saving"})
 
 
-class DeckCardOut(Schema):
+class DeckCardOut(Out):
     count = fields.Integer(required=True)
     name = fields.String(required=True, metadata={"description": "the English name of the printed card"})
     french_name = fields.String(allow_none=True, required=True)
     line = fields.Integer(required=True)
 
 
-class DeckProblemOut(Schema):
+class DeckProblemOut(Out):
     line = fields.Integer(required=True)
     text = fields.String(required=True)
     message = fields.String(required=True)
@@ -80,12 +80,12 @@ class DeckProblemOut(Schema):
     rule = fields.String()
 
 
-class DeckReasonOut(Schema):
+class DeckReasonOut(Out):
     rule = fields.String(required=True)
     message = fields.String(required=True)
 
 
-class DeckFlagOut(Schema):
+class DeckFlagOut(Out):
     name = fields.String(required=True)
     french_name = fields.String(allow_none=True, required=True)
     mental_magic = fields.String(allow_none=True, required=True, validate=validate.OneOf(["banned", "watched"]),
@@ -99,7 +99,7 @@ class DeckFlagOut(Schema):
     reasons = fields.List(fields.Nested(DeckReasonOut), required=True)
 
 
-class DeckOut(Schema):
+class DeckOut(Out):
     id = fields.String(allow_none=True, required=True, metadata={"description": "null in a dry run"})
     name = fields.String(required=True)
     edit_token = fields.String(metadata={"description": "only in the answer to POST /decks, once"})
@@ -114,18 +114,18 @@ class DeckOut(Schema):
     dry_run = fields.Boolean()
 
 
-class DeckSummaryOut(Schema):
+class DeckSummaryOut(Out):
     id = fields.String(required=True)
     name = fields.String(required=True)
     size = fields.Integer(required=True)
     updated_at = fields.String()
 
 
-class DecksOut(Schema):
+class DecksOut(Out):
     decks = fields.List(fields.Nested(DeckSummaryOut), required=True)
 
 
-class DeckDeletedOut(Schema):
+class DeckDeletedOut(Out):
     deleted = fields.String(required=True)
 
 
@@ -195,21 +195,25 @@ def export_deck(deck_id: str):
 
 # -- the OpenAPI document ---------------------------------------------------------------------------
 openapi.register_schemas(CreateDeckIn, UpdateDeckIn, DryRunQuery, DeckOut, DecksOut, DeckDeletedOut)
+DECKS = "decks"
 openapi.register_operations("/decks", {
-    "post": ("Save a deck list (201; the edit token is shown only here). ?dry_run=1 reads it without saving "
-             "(200, id null)",
-             "DryRunQuery", "CreateDeckIn", "DeckOut", "201"),
-    "get": ("Every saved deck", None, None, "DecksOut", "200"),
+    "post": openapi.Op("createDeck", DECKS, "Save a deck list (201; the edit token is shown only here). "
+                       "?dry_run=1 reads it without saving (200, id null)", "DeckOut", ("413", "422"),
+                       query="DryRunQuery", body="CreateDeckIn", status="201"),
+    "get": openapi.Op("listDecks", DECKS, "Every saved deck", "DecksOut"),
 })
 openapi.register_operations("/decks/{deck_id}", {
-    "get": ("A saved deck as read now: cards, problems with suggestions, flags (706)", None, None, "DeckOut", "200"),
-    "put": ("Change a deck's name or list (its edit token)", None, "UpdateDeckIn", "DeckOut", "200"),
-    "delete": ("Delete a deck (its edit token)", None, None, "DeckDeletedOut", "200"),
+    "get": openapi.Op("getDeck", DECKS, "A saved deck as read now: cards, problems with suggestions, flags (706)",
+                      "DeckOut", ("404",)),
+    "put": openapi.Op("updateDeck", DECKS, "Change a deck's name or list (its edit token)", "DeckOut",
+                      ("401", "403", "404", "413", "422"), body="UpdateDeckIn"),
+    "delete": openapi.Op("deleteDeck", DECKS, "Delete a deck (its edit token)", "DeckDeletedOut",
+                         ("401", "403", "404")),
 })
 openapi.register_operations("/decks/{deck_id}/export", {
-    "get": ("The deck as text, one `4 Shock` line per card", None, None, "DeckDeletedOut", "200"),
+    "get": openapi.Op("exportDeck", DECKS, "The deck as text, one `4 Shock` line per card", "DeckDeletedOut",
+                      ("404",)),
 })
-openapi.SECURED.update({("/decks/{deck_id}", "put"), ("/decks/{deck_id}", "delete")})
 
 
 def _export_is_text(doc: dict) -> None:

@@ -18,6 +18,7 @@ STATUS = [
     (errors.NotFound, 404),
     (errors.InvalidInput, 422),
     (errors.RuleRefusal, 409),
+    (errors.Conflict, 409),
     (errors.Unauthorized, 401),
     (errors.Forbidden, 403),
     (errors.ArbiterError, 400),

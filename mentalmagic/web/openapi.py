@@ -1,6 +1,8 @@
-"""The OpenAPI 3 document, generated from the marshmallow schemas (apispec)."""
+"""The OpenAPI 3 document, generated from the same marshmallow schemas that load and describe the API."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
@@ -8,37 +10,58 @@ from flask import Blueprint, jsonify
 
 from .. import __version__
 from . import schemas
+from .fields import ManaCostField
 
 bp = Blueprint("openapi", __name__, url_prefix="/api/v1")
 
 ERRORS = {
     "400": "malformed request", "401": "missing or bad token", "403": "not allowed for this token",
-    "404": "unknown card or game", "409": "refused by a rule (see `rule`)",
+    "404": "unknown card, game, player or game card", "409": "refused by a rule (see `rule`), or nothing to undo",
     "413": "body too large", "422": "field validation (see `fields`)",
 }
+ACTIONS = "ActionIn"  # the body of POST /actions: one schema per action type, under a oneOf
 
-# path -> method -> (summary, query schema or None, body schema or None, response schema, status)
-OPERATIONS: dict[str, dict[str, tuple]] = {
-    "/health": {"get": ("Card source, card count and build date", None, None, "HealthOut", "200")},
-    "/cards/{name}": {"get": ("One card by English or French name, or any face's", None, None, "CardOut", "200")},
-    "/cards": {"get": ("Autocomplete: prefix and word matches in both languages", "SearchQuery", None,
-                       "SearchOut", "200")},
-    "/candidates": {"get": ("Every name a printed card or cost may take (704.1, D1-D5)", "CandidatesQuery",
-                            None, "CandidatesOut", "200")},
-    "/check": {"get": ("May this printed card or cost be named this? (704.1-704.4)", "CheckQuery", None,
-                       "CheckOut", "200")},
+
+@dataclass(frozen=True)
+class Op:
+    """One operation: its id, tag, summary, schemas (names in schemas.py) and the errors it can answer."""
+
+    id: str
+    tag: str
+    summary: str
+    out: str
+    errors: tuple[str, ...] = ()
+    query: str | None = None
+    body: str | None = None
+    status: str = "200"
+
+
+CARDS = "cards and costs"
+OPERATIONS: dict[str, dict[str, Op]] = {
+    "/health": {"get": Op("health", "service", "Card source, card count and build date", "HealthOut")},
+    "/cards/{name}": {"get": Op("getCard", CARDS, "One card by English or French name, or any face's", "CardOut",
+                                ("404",))},
+    "/cards": {"get": Op("searchCards", CARDS, "Autocomplete: prefix and word matches in both languages",
+                         "SearchOut", ("422",), query="SearchQuery")},
+    "/candidates": {"get": Op("candidates", CARDS, "Every name a printed card or cost may take (704.1, D1-D5)",
+                              "CandidatesOut", ("404", "422"), query="CandidatesQuery")},
+    "/check": {"get": Op("check", CARDS, "May this printed card or cost be named this? (704.1-704.4)", "CheckOut",
+                         ("404", "422"), query="CheckQuery")},
 }
 
 
-def register_operations(path: str, ops: dict[str, tuple]) -> None:
+def register_operations(path: str, ops: dict[str, Op]) -> None:
     """Let another blueprint (the games API) describe its paths here too."""
     OPERATIONS[path] = ops
 
 
-# Schemas that live beside their blueprint (the decks API), operations that need a bearer token,
-# and edits of the finished document (a text/plain answer) that the table above can't say.
+def _content(schema) -> dict:
+    return {"application/json": {"schema": schema}}
+
+
+# Schemas that live beside their blueprint (the decks API), and edits of the finished document
+# (a text/plain answer) that the table above can't say.
 EXTRA_SCHEMAS: dict[str, type] = {}
-SECURED: set[tuple[str, str]] = set()
 PATCHES: list = []
 
 
@@ -51,42 +74,55 @@ def _schema(name: str):
 
 
 def build_spec() -> dict:
+    plugin = MarshmallowPlugin()
     spec = APISpec(
         title="Mental Magic arbiter",
         version=__version__,
         openapi_version="3.0.3",
         info={"description": "The HTTP contract bots rely on (API.md). Errors always use ErrorOut."},
         servers=[{"url": "/api/v1"}],
-        plugins=[MarshmallowPlugin()],
+        plugins=[plugin],
     )
-    names = {n for ops in OPERATIONS.values() for op in ops.values() for n in op[1:4] if n} | {"ErrorOut"}
+    plugin.map_to_openapi_type(ManaCostField, "string", None)
+    names = {n for ops in OPERATIONS.values() for op in ops.values() for n in (op.query, op.body, op.out)
+             if n and n != ACTIONS} | {"ErrorOut"} | {s.__name__ for s in schemas.ACTIONS.values()}
     for name in sorted(names):
         if name not in spec.components.schemas:  # nested ones register themselves
             spec.components.schema(name, schema=_schema(name))
+    for action in schemas.ACTIONS.values():  # what validates_schema checks, said in the document too
+        component = spec.components.schemas[action.__name__]
+        if getattr(action, "exactly_one", None):
+            component["oneOf"] = [{"required": [f]} for f in action.exactly_one]
+        if getattr(action, "not_both", None):
+            component["not"] = {"required": list(action.not_both)}
+    refs = {kind: f"#/components/schemas/{s.__name__}" for kind, s in schemas.ACTIONS.items()}
+    one_action = {"oneOf": [{"$ref": r} for r in refs.values()],
+                  "discriminator": {"propertyName": "type", "mapping": refs}}
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for path, ops in OPERATIONS.items():
         operations = {}
-        for method, (summary, query, body, out, status) in ops.items():
-            op = {
-                "summary": summary,
+        for method, op in ops.items():
+            doc = {
+                "operationId": op.id,
+                "tags": [op.tag],
+                "summary": op.summary,
                 "responses": {
-                    status: {"description": "OK", "content": {"application/json": {"schema": out}}},
-                    **{code: {"description": why, "content": {"application/json": {"schema": "ErrorOut"}}}
-                       for code, why in ERRORS.items()},
+                    op.status: {"description": "OK", "content": _content(op.out)},
+                    **{code: {"description": ERRORS[code], "content": _content("ErrorOut")} for code in op.errors},
                 },
             }
             params = [{"in": "path", "name": p.strip("{}"), "required": True, "schema": {"type": "string"}}
                       for p in path.split("/") if p.startswith("{")]
-            if query:
-                params.append({"in": "query", "schema": _schema(query)})
+            if op.query:
+                params.append({"in": "query", "schema": _schema(op.query)})
             if params:
-                op["parameters"] = params
-            if body:
-                op["requestBody"] = {"required": True,
-                                     "content": {"application/json": {"schema": body}}}
-            if (path.startswith("/games") and not (path == "/games" and method == "post")) or (path, method) in SECURED:
-                op["security"] = [{"bearer": []}]
-            operations[method] = op
+                doc["parameters"] = params
+            if op.body:
+                doc["requestBody"] = {"required": True,
+                                      "content": _content(one_action if op.body == ACTIONS else op.body)}
+            if "401" in op.errors:
+                doc["security"] = [{"bearer": []}]
+            operations[method] = doc
         spec.path(path=path, operations=operations)
     doc = spec.to_dict()
     for patch in PATCHES:

@@ -4,10 +4,11 @@ and the tests validate real responses against them)."""
 
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate, validates_schema
+from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, post_load, pre_load, validate, validates_schema
 
+from .. import commands
 from ..formats import FORMATS
-from ..zones import MOVE_ZONES
+from ..zones import MOVE_ZONES, REMOVED
 from ..zones import VIAS as ZONE_VIAS
 from .fields import ManaCostField
 
@@ -62,7 +63,14 @@ class CheckQuery(_PrintedOrCost):
 
 
 # -- outputs ------------------------------------------------------------------
-class FaceOut(Schema):
+class Out(Schema):
+    """An answer: API.md lets the service add fields freely, so clients must accept unknown ones."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+class FaceOut(Out):
     name = fields.String(required=True)
     french_name = fields.String(allow_none=True, required=True)
     mana_cost = fields.String(allow_none=True, required=True,
@@ -78,7 +86,7 @@ class FaceOut(Schema):
     defense = fields.String(allow_none=True)
 
 
-class CardOut(Schema):
+class CardOut(Out):
     name = fields.String(required=True)
     french_name = fields.String(allow_none=True, required=True)
     layout = fields.String(required=True)
@@ -95,17 +103,17 @@ class CardOut(Schema):
     can_be_commander = fields.Boolean(metadata={"description": "by itself (903.3, 903.3a)"})
 
 
-class CardSummaryOut(Schema):
+class CardSummaryOut(Out):
     name = fields.String(required=True)
     french_name = fields.String(allow_none=True, required=True)
     mana_cost = fields.String(allow_none=True, required=True)
 
 
-class SearchOut(Schema):
+class SearchOut(Out):
     cards = fields.List(fields.Nested(CardSummaryOut), required=True)
 
 
-class CandidateOut(Schema):
+class CandidateOut(Out):
     name = fields.String(required=True)
     french_name = fields.String(allow_none=True, required=True)
     mana_cost = fields.String(required=True)
@@ -116,14 +124,14 @@ class CandidateOut(Schema):
     card = fields.String(required=True, metadata={"description": "the full name of the card it belongs to"})
 
 
-class ExcludedOut(Schema):
+class ExcludedOut(Out):
     name = fields.String(required=True)
     french_name = fields.String(allow_none=True, required=True)
     rule = fields.String(allow_none=True, required=True, metadata={"description": "null: left out by a filter"})
     reason = fields.String(required=True)
 
 
-class CandidatesOut(Schema):
+class CandidatesOut(Out):
     printed = fields.Nested(CardOut, allow_none=True, required=True)
     costs = fields.List(fields.String(), required=True)
     format = fields.String(required=True)
@@ -138,12 +146,12 @@ class CandidatesOut(Schema):
                                  metadata={"description": "their colour identity, WUBRG order (903.5c)"})
 
 
-class ReasonOut(Schema):
+class ReasonOut(Out):
     rule = fields.String(required=True)
     message = fields.String(required=True)
 
 
-class CheckOut(Schema):
+class CheckOut(Out):
     legal = fields.Boolean(required=True)
     reasons = fields.List(fields.Nested(ReasonOut), required=True)
     name = fields.String(allow_none=True)
@@ -154,7 +162,7 @@ class CheckOut(Schema):
                                  metadata={"description": "their colour identity, WUBRG order (903.5c)"})
 
 
-class HealthOut(Schema):
+class HealthOut(Out):
     status = fields.String(required=True)
     source = fields.String(required=True)
     card_count = fields.Integer(required=True)
@@ -204,7 +212,7 @@ class CreateGameIn(Strict):
         "description": "false keeps the given order as the library, top first (a judge recording a real table)"})
 
 
-class PlayerOut(Schema):
+class PlayerOut(Out):
     id = fields.String(required=True)
     name = fields.String(required=True)
     team = fields.String(allow_none=True)
@@ -212,7 +220,7 @@ class PlayerOut(Schema):
     status = fields.String()
 
 
-class CreateGameOut(Schema):
+class CreateGameOut(Out):
     id = fields.String(required=True)
     judge_token = fields.String(required=True)
     players = fields.List(fields.Nested(PlayerOut), required=True)
@@ -221,15 +229,56 @@ class CreateGameOut(Schema):
     options = fields.Dict()
 
 
+class Text(fields.String):
+    """A name or printed identity: surrounding blanks dropped, never empty (the core compares folded names)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(validate=validate.Length(min=1, max=300), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).strip()
+
+
+def _flag(**kwargs) -> fields.Boolean:
+    """JSON true or false, not "yes" or 1 (a bot that sends those has a bug worth hearing about)."""
+    return fields.Boolean(truthy={True}, falsy={False}, **kwargs)
+
+
+def _kind(command: type[commands.Command]) -> fields.String:
+    """``type`` names the schema's own action: the discriminator of the OpenAPI document's oneOf."""
+    return fields.String(required=True, validate=validate.OneOf([command.type]))
+
+
+def _distinct(ids: list) -> None:
+    if len(set(ids)) != len(ids):
+        raise ValidationError("expected a list of distinct ids")
+
+
+_card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+_cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
+                     validate=[validate.Length(min=1), _distinct])
+_count = fields.Integer(strict=True, validate=validate.Range(min=1, max=500))
+_via = fields.String(validate=validate.OneOf(VIAS))
+
+
 class _Action(Strict):
-    type = fields.String(required=True)
+    """One action body; ``post_load`` builds the typed command the core decides on."""
+
+    command: type[commands.Command]
+    player = _id
+
+    @post_load
+    def to_command(self, data, **kwargs) -> commands.Command:
+        data = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "type"}
+        return self.command(**data)
 
 
 class DrawIn(_Action):
-    player = _id
-    count = fields.Integer(strict=True, validate=validate.Range(min=1, max=500))
-    printed = fields.String(validate=validate.Length(min=1, max=300),
-                            metadata={"description": "judge only: which physical card was drawn at the table"})
+    command = commands.Draw
+    type = _kind(commands.Draw)
+    not_both = ("count", "printed")
+    count = _count
+    printed = Text(metadata={"description": "judge only: which physical card was drawn at the table"})
 
     @validates_schema
     def count_or_printed(self, data, **kwargs):
@@ -238,36 +287,44 @@ class DrawIn(_Action):
 
 
 class MoveIn(_Action):
-    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    command = commands.Move
+    type = _kind(commands.Move)
+    card = _card
     to = fields.String(required=True, validate=validate.OneOf(ZONES))
-    player = _id
-    face_down = fields.Boolean()
-    pentaland = fields.Boolean()
-    name = fields.String(validate=validate.Length(min=1, max=300))
-    position = fields.String(validate=validate.OneOf(["top", "bottom"]))
+    face_down = _flag()
+    pentaland = _flag()
+    name = Text()
+    position = fields.String(validate=validate.OneOf(["top", "bottom"]),
+                             metadata={"description": "with to=library: top (default) or bottom"})
     via = fields.String(validate=validate.OneOf(VIAS), metadata={
         "description": "how a card goes face down (morph, manifest...): the name it takes face up must fit (705.4)"})
 
+    @validates_schema
+    def position_in_library(self, data, **kwargs):
+        if "position" in data and data.get("to") != "library":
+            raise ValidationError("position is top or bottom, for the library only", field_name="position")
+
 
 class NameIn(_Action):
-    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    name = fields.String(required=True, validate=validate.Length(min=1, max=300))
-    player = _id
+    command = commands.Name
+    type = _kind(commands.Name)
+    card = _card
+    name = Text(required=True)
 
 
 class TurnFaceUpIn(_Action):
-    card = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    name = fields.String(validate=validate.Length(min=1, max=300))
+    command = commands.TurnFaceUp
+    type = _kind(commands.TurnFaceUp)
+    card = _card
+    name = Text()
     via = fields.String(validate=validate.OneOf(VIAS), metadata={
         "description": "how it is turned up; default: how it went face down, else 'effect'"})
-    player = _id
 
 
-class RevealIn(_Action):
-    cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=validate.Length(min=1))
-    count = fields.Integer(strict=True, validate=validate.Range(min=1, max=500))
-    player = _id
-    continuous = fields.Boolean(load_default=False)
+class _CardsOrCount(_Action):
+    exactly_one = ("cards", "count")  # for the OpenAPI document, which can't read validates_schema
+    cards = _cards
+    count = _count
 
     @validates_schema
     def cards_or_count(self, data, **kwargs):
@@ -275,25 +332,42 @@ class RevealIn(_Action):
             raise ValidationError("give exactly one of cards or count", field_name="cards")
 
 
+class RevealIn(_CardsOrCount):
+    command = commands.Reveal
+    type = _kind(commands.Reveal)
+    continuous = _flag(load_default=False)
+
+
+class LookIn(_CardsOrCount):
+    command = commands.Look
+    type = _kind(commands.Look)
+
+
 class EndRevealIn(_Action):
+    command = commands.EndReveal
+    type = _kind(commands.EndReveal)
     cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
-                        validate=validate.Length(min=1))
-    player = _id
+                        validate=[validate.Length(min=1), _distinct])
+
+
+class EndLookIn(EndRevealIn):
+    command = commands.EndLook
+    type = _kind(commands.EndLook)
 
 
 class LeaveGameIn(_Action):
-    player = _id
+    command = commands.LeaveGame
+    type = _kind(commands.LeaveGame)
 
 
-ACTIONS = {
-    "draw": DrawIn, "move": MoveIn, "name": NameIn, "turn_face_up": TurnFaceUpIn,
-    "reveal": RevealIn, "look": RevealIn, "end_reveal": EndRevealIn, "end_look": EndRevealIn,
-    "leave_game": LeaveGameIn,
+ACTIONS: dict[str, type[_Action]] = {
+    s.command.type: s for s in (DrawIn, MoveIn, NameIn, TurnFaceUpIn, RevealIn, LookIn, EndRevealIn, EndLookIn,
+                                LeaveGameIn)
 }
 
 
-def load_action(data) -> dict:
-    """Validate one action body with the schema its ``type`` selects."""
+def load_action(data) -> commands.Command:
+    """The typed command of one action body, checked by the schema its ``type`` selects."""
     if not isinstance(data, dict):
         raise ValidationError({"_schema": ["an action is a JSON object"]})
     kind = data.get("type")
@@ -302,27 +376,9 @@ def load_action(data) -> dict:
     return ACTIONS[kind]().load(data)
 
 
-class ActionIn(Schema):
-    """Any one action (documentation: the real check picks the schema by ``type``)."""
-
-    type = fields.String(required=True, validate=validate.OneOf(list(ACTIONS)))
-    player = fields.String()
-    card = fields.String()
-    cards = fields.List(fields.String())
-    count = fields.Integer()
-    printed = fields.String()
-    to = fields.String(validate=validate.OneOf(ZONES))
-    face_down = fields.Boolean()
-    pentaland = fields.Boolean()
-    name = fields.String()
-    position = fields.String(validate=validate.OneOf(["top", "bottom"]))
-    via = fields.String(validate=validate.OneOf(VIAS))
-    continuous = fields.Boolean()
-
-
-class GameCardOut(Schema):
+class GameCardOut(Out):
     id = fields.String(required=True)
-    zone = fields.String(required=True)
+    zone = fields.String(required=True, validate=validate.OneOf([*ZONES, REMOVED]))
     owner = fields.String(allow_none=True, required=True)
     controller = fields.String(allow_none=True, required=True)
     face_down = fields.Boolean(required=True)
@@ -336,7 +392,7 @@ class GameCardOut(Schema):
     colors = fields.List(fields.String(), metadata={"description": "printed colours (705.8), if visible"})
 
 
-class GameOut(Schema):
+class GameOut(Out):
     id = fields.String(required=True)
     format = fields.String(required=True)
     options = fields.Dict(required=True)
@@ -347,26 +403,26 @@ class GameOut(Schema):
     you = fields.String(allow_none=True)
 
 
-class EventOut(Schema):
+class EventOut(Out):
     seq = fields.Integer(required=True)
-    at = fields.String(required=True)
-    type = fields.String(required=True)
+    at = fields.String(required=True, metadata={"format": "date-time"})
+    type = fields.String(required=True, validate=validate.OneOf(list(commands.ACTION_TYPES)))
     player = fields.String(allow_none=True, required=True)
     data = fields.Dict(required=True)
     rule = fields.String(allow_none=True)
     undone = fields.Boolean()
 
 
-class ActionOut(Schema):
+class ActionOut(Out):
     event = fields.Nested(EventOut, required=True)
     cards = fields.List(fields.Nested(GameCardOut), required=True)
 
 
-class EventsOut(Schema):
+class EventsOut(Out):
     events = fields.List(fields.Nested(EventOut), required=True)
 
 
-class NameOut(Schema):
+class NameOut(Out):
     name = fields.String(required=True)
     card = fields.String(required=True)
     player = fields.String(allow_none=True, required=True)
@@ -374,7 +430,7 @@ class NameOut(Schema):
     exception = fields.String(allow_none=True, required=True)
 
 
-class NamesOut(Schema):
+class NamesOut(Out):
     names = fields.List(fields.Nested(NameOut), required=True)
 
 
@@ -383,7 +439,7 @@ class CouldBeQuery(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=300))
 
 
-class CouldBeOut(Schema):
+class CouldBeOut(Out):
     player = fields.String(required=True)
     name = fields.String(required=True)
     taken = fields.Boolean(required=True)
@@ -391,7 +447,7 @@ class CouldBeOut(Schema):
     rule = fields.String(required=True)
 
 
-class UndoOut(Schema):
+class UndoOut(Out):
     undone = fields.Nested(EventOut, required=True)
     seq = fields.Integer(required=True)
 
@@ -401,7 +457,7 @@ class SameNameQuery(Strict):
                           metadata={"description": "card ids, comma-separated"})
 
 
-class SameNameOut(Schema):
+class SameNameOut(Out):
     cards = fields.List(fields.String(), required=True)
     same_name = fields.Boolean(required=True)
     rule = fields.String(required=True)
@@ -411,7 +467,7 @@ class FaceUpQuery(Strict):
     via = fields.String(validate=validate.OneOf(VIAS))
 
 
-class FaceUpOut(Schema):
+class FaceUpOut(Out):
     card = fields.String(required=True)
     via = fields.String(required=True)
     allowed = fields.List(fields.String(), required=True,
@@ -420,3 +476,7 @@ class FaceUpOut(Schema):
     loses = fields.Boolean(required=True, metadata={"description": "D8: no legal name remains"})
     advice = fields.String(required=True)
     rule = fields.String(required=True)
+
+
+class TokenOut(Out):
+    token = fields.String(required=True, metadata={"description": "the player's new token; the old one stops working"})

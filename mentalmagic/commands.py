@@ -1,0 +1,89 @@
+"""The actions a player or the judge may ask for, typed: one frozen dataclass per action type.
+
+They are built once at the edge (the API's schemas, the CLI) from what was sent; the core
+never reads an untyped action. A new action is a class here, a handler in actions.py and a
+fold in game.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    type: ClassVar[str]
+    player: str | None = None  # API.md's `player`: who it is for (default: the token's player; the judge names one)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Draw(Command):
+    type: ClassVar[str] = "draw"
+    count: int | None = None
+    printed: str | None = None  # the judge records which physical card was drawn at the table
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move(Command):
+    type: ClassVar[str] = "move"
+    card: str
+    to: str
+    face_down: bool | None = None
+    pentaland: bool | None = None
+    name: str | None = None
+    position: str | None = None  # "top" | "bottom", into the library
+    via: str | None = None  # how it goes face down (705.4)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Name(Command):
+    type: ClassVar[str] = "name"
+    card: str
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnFaceUp(Command):
+    type: ClassVar[str] = "turn_face_up"
+    card: str
+    name: str | None = None
+    via: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reveal(Command):
+    type: ClassVar[str] = "reveal"
+    cards: tuple[str, ...] | None = None  # these cards, or the top ``count`` of the library
+    count: int | None = None
+    continuous: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Look(Command):
+    type: ClassVar[str] = "look"
+    cards: tuple[str, ...] | None = None
+    count: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndReveal(Command):
+    type: ClassVar[str] = "end_reveal"
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndLook(Command):
+    type: ClassVar[str] = "end_look"
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaveGame(Command):
+    type: ClassVar[str] = "leave_game"
+
+
+COMMANDS: dict[str, type[Command]] = {
+    c.type: c for c in (Draw, Move, Name, TurnFaceUp, Reveal, Look, EndReveal, EndLook, LeaveGame)
+}
+ACTION_TYPES = tuple(COMMANDS)

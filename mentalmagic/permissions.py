@@ -1,0 +1,174 @@
+"""Who may act, in one place: a token stands for a player or the judge; a player acts only for
+themselves and never peeks at a hidden card (API.md). What the rules of 702–705 then allow is
+actions.py's to say.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from .commands import Command, Draw, LeaveGame, Look, Move, Name, Reveal, TurnFaceUp
+from .errors import Forbidden, InvalidInput, PlayerOutOfGame, Unauthorized
+from .game import LOST, GameSetup, GameState
+from .zones import CONTROLLED_ZONES, HAND, HIDDEN_ZONES, LIBRARY, REMOVED
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is asking: a player of the game, or its judge (who acts for anyone)."""
+
+    player: str | None = None
+    is_judge: bool = False
+
+
+JUDGE = Caller(is_judge=True)
+
+
+def token_hash(token: str) -> str:
+    """Tokens are stored hashed: a copy of the database hands out no seat."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def identify(authorization: str | None, judge_hash: str, player_hashes: Mapping[str, str]) -> Caller:
+    """The caller an ``Authorization: Bearer`` header stands for in one game; 401 when missing or wrong."""
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("send Authorization: Bearer <token> (a player's or the judge's token)")
+    digest = token_hash(token.strip())
+    if hmac.compare_digest(digest, judge_hash):
+        return JUDGE
+    for pid, h in player_hashes.items():
+        if hmac.compare_digest(digest, h):
+            return Caller(player=pid)
+    raise Unauthorized("this token belongs to no player of this game")
+
+
+def only_the_judge(caller: Caller, what: str) -> None:
+    if not caller.is_judge:
+        raise Forbidden(f"only the judge may {what}")
+
+
+def may_ask_about_hand(caller: Caller, player: str) -> None:
+    """705.11 questions about a hand are for the judge and that hand's player."""
+    if not caller.is_judge and caller.player != player:
+        raise Forbidden("705.11 questions about a hand are for the judge and that player")
+
+
+# -- acting: who the command is by, and for whom ----------------------------------------------
+def authorize(state: GameState, setup: GameSetup, actor: str | None, is_judge: bool, command: Command) -> str | None:
+    """Check that ``actor`` (or the judge) may send ``command``; return the player acting.
+
+    Raises Forbidden, or InvalidInput/PlayerOutOfGame for a ``player`` field naming nobody in the game.
+    """
+    if actor is None and not is_judge:
+        raise Forbidden("an action needs a player or the judge")
+    if actor is not None and setup.player(actor) is None:
+        raise Forbidden(f"{actor!r} is not a player of this game")
+    # a player who lost (D8) may still leave the game, taking their objects with them
+    lost_leaving = isinstance(command, LeaveGame) and actor is not None and state.players[actor].status == LOST
+    if actor is not None and not state.in_game(actor) and not lost_leaving:
+        raise PlayerOutOfGame(f"{setup.player(actor).name} is no longer in the game")
+    acting = actor
+    if actor is None and command.player is not None:  # the judge acts for the named player
+        acting = player_in(state, setup, command.player, allow_out=True)
+    check = _CHECKS.get(type(command))
+    if check is not None:
+        check(state, setup, actor, is_judge, command)
+    return acting
+
+
+def player_in(state: GameState, setup: GameSetup, pid: str, allow_out: bool = False) -> str:
+    """A ``player`` field: a player of this game, still in it unless ``allow_out``."""
+    if setup.player(pid) is None:
+        raise InvalidInput(f"no player {pid!r} in this game", fields={"player": ["unknown player"]})
+    if not allow_out and not state.in_game(pid):
+        raise PlayerOutOfGame(f"{setup.player(pid).name} is no longer in the game")
+    return pid
+
+
+def for_whom(state: GameState, setup: GameSetup, actor: str | None, command: Command) -> str:
+    """The player a draw, reveal or look is for: the ``player`` field, else the actor's own."""
+    pid = command.player if command.player is not None else actor
+    if pid is None:
+        raise InvalidInput("say which player this is for", fields={"player": ["required"]})
+    return player_in(state, setup, pid)
+
+
+def _for_themselves(actor: str | None, is_judge: bool, command: Command, what: str) -> None:
+    """A player's token acts for that player only: a ``player`` field naming someone else is the judge's."""
+    if not is_judge and command.player is not None and command.player != actor:
+        raise Forbidden(f"a player can only {what} for themselves")
+
+
+def _draw(state, setup, actor, is_judge, cmd: Draw) -> None:
+    pid = for_whom(state, setup, actor, cmd)
+    if not is_judge and pid != actor:
+        raise Forbidden("a player can only draw for themselves")
+    if cmd.printed is not None and not is_judge:
+        raise Forbidden("only the judge records which physical card was drawn")
+
+
+def _move(state, setup, actor, is_judge, cmd: Move) -> None:
+    c = state.card(cmd.card)
+    if cmd.player is not None:
+        player_in(state, setup, cmd.player)
+    if is_judge or c.zone in (LIBRARY, REMOVED) or c.holder == actor:
+        return
+    # Anyone's effect may move another player's public card (bounce, destroy, reanimate), but a bot
+    # must not peek: an unrevealed hand card, or a face-down card it would then control, is moved by
+    # its holder or recorded by the judge.
+    if c.zone == HAND and not c.revealed:
+        raise Forbidden("a card in another player's hand is moved by that player (or the judge)")
+    if c.face_down and cmd.to in CONTROLLED_ZONES:
+        raise Forbidden("taking control of another player's face-down card is the judge's to record")
+
+
+def _name(state, setup, actor, is_judge, cmd: Name) -> None:
+    if is_judge:
+        if cmd.player is not None:
+            player_in(state, setup, cmd.player)
+        return
+    _for_themselves(actor, is_judge, cmd, "name a card")
+
+
+def _turn_face_up(state, setup, actor, is_judge, cmd: TurnFaceUp) -> None:
+    _for_themselves(actor, is_judge, cmd, "turn a card face up")
+
+
+def _reveal(state, setup, actor, is_judge, cmd: Reveal) -> None:
+    pid = for_whom(state, setup, actor, cmd)
+    if not is_judge and pid != actor:
+        raise Forbidden("a player can only reveal for themselves")
+    for cid in cmd.cards or ():
+        c = state.card(cid)
+        if c.zone == HAND and c.owner != pid:
+            raise Forbidden("a player reveals only the cards of their own hand")
+
+
+def _look(state, setup, actor, is_judge, cmd: Look) -> None:
+    pid = for_whom(state, setup, actor, cmd)
+    looker = actor or pid
+    # Anyone may look into the shared library (702.2c); another player's hidden card is shown
+    # only by an effect the judge records, or a bot could peek at any hand.
+    for cid in cmd.cards or ():
+        c = state.card(cid)
+        hidden = c.zone in HIDDEN_ZONES or c.face_down
+        if hidden and c.zone not in (LIBRARY, REMOVED) and not is_judge and c.holder != looker:
+            raise Forbidden("only the judge records a look at another player's hidden card")
+
+
+def _leave_game(state, setup, actor, is_judge, cmd: LeaveGame) -> None:
+    pid = cmd.player if cmd.player is not None else actor
+    if pid is None or setup.player(pid) is None:
+        raise InvalidInput(f"no player {pid!r} in this game", fields={"player": ["unknown player"]})
+    if not is_judge and pid != actor:
+        raise Forbidden("a player can only leave the game themselves")
+
+
+_CHECKS: dict[type[Command], Callable[..., None]] = {
+    Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
+    LeaveGame: _leave_game,
+}

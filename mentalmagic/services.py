@@ -1,0 +1,170 @@
+"""The use cases of a game, each a few lines over a unit of work (Cosmic Python's service layer).
+
+The web handlers and the CLI call these with typed commands and get plain dicts back
+(views.py); storage is behind ``uow.games``, the repository. Nothing here knows HTTP or SQL.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import UTC, datetime
+from typing import Protocol
+
+from . import views
+from .actions import decide
+from .commands import Command
+from .errors import Forbidden, InvalidInput, UnknownPlayer
+from .game import Event, Game, GameSetup, GameState, Player, check_setup
+from .game import undo as undo_last
+from .index import CandidateFinder
+from .permissions import Caller, identify, may_ask_about_hand, only_the_judge, token_hash
+
+
+class Repository(Protocol):
+    def load(self, game_id: str) -> Game: ...
+    def events(self, game_id: str) -> list[Event]: ...
+    def tokens(self, game_id: str) -> tuple[str, dict[str, str]]: ...
+    def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str]) -> None: ...
+    def append(self, game: Game, event: Event, new_state: GameState) -> tuple[Game, list[str]]: ...
+    def remove_last(self, game: Game, last: Event, before: GameState, at: str) -> Game: ...
+    def set_token(self, game_id: str, player: str, token_hash: str) -> None: ...
+
+
+class UnitOfWork(Protocol):
+    """``with uow: ...; uow.commit()``: all the writes land, or none. Reads need no ``with``."""
+
+    games: Repository
+    finder: CandidateFinder
+
+    def __enter__(self) -> UnitOfWork: ...
+    def __exit__(self, *exc) -> None: ...
+    def commit(self) -> None: ...
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+# -- writes ---------------------------------------------------------------------------------------
+def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], library: list[str],
+                shuffle: bool = True) -> dict:
+    """A new game; its id, and the judge's and players' tokens (shown only now)."""
+    pool = uow.finder.pool
+    ids: set[str] = set()
+    while len(ids) < len(library):  # random ids: a card id says nothing of its printed card
+        ids.add(secrets.token_hex(5))
+    order = list(library)
+    if shuffle:
+        random.SystemRandom().shuffle(order)
+    found = [pool.find(name) for name in order]  # French or face names become the English name
+    setup = GameSetup(
+        format=fmt,
+        players=tuple(Player(id=f"p{i}", name=p["name"], team=p.get("team")) for i, p in enumerate(players, 1)),
+        library=tuple((cid, card.name if card else name) for cid, card, name in zip(ids, found, order, strict=True)),
+        options=dict(options),
+    )
+    check_setup(setup, pool)
+    game = Game(secrets.token_urlsafe(9), setup, GameState.initial(setup), now())
+    judge, tokens = _new_token(), {p.id: _new_token() for p in setup.players}
+    with uow:
+        uow.games.add(game, token_hash(judge), {pid: token_hash(t) for pid, t in tokens.items()})
+        uow.commit()
+    return {
+        "id": game.id,
+        "judge_token": judge,
+        "players": [{"id": p.id, "name": p.name, "team": p.team, "token": tokens[p.id]} for p in setup.players],
+        "library_size": len(setup.library),
+        "format": fmt,
+        "options": setup.options,
+    }
+
+
+def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict:
+    """Check and record one action: the event and the cards it changed, as the caller may see them."""
+    with uow:
+        game = uow.games.load(game_id)  # inside the lock: nobody can write between read and append
+        event = decide(game.state, game.setup, uow.finder, command, caller.player, caller.is_judge, now())
+        game, changed = uow.games.append(game, event, game.state.apply_event(event))
+        uow.commit()
+    return {"event": views.event_view(event, caller),
+            "cards": [views.card_view(game.state.cards[cid], caller, uow.finder.pool) for cid in changed]}
+
+
+def undo(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
+    """Take back the last event (judge only): the state is exactly what it was before it."""
+    only_the_judge(caller, "undo")
+    with uow:
+        game = uow.games.load(game_id)
+        events = uow.games.events(game_id)
+        _, before = undo_last(game.setup, events)
+        game = uow.games.remove_last(game, events[-1], before, now())
+        uow.commit()
+    return {"undone": views.event_view(events[-1], caller), "seq": game.state.seq}
+
+
+def reissue_token(uow: UnitOfWork, game_id: str, caller: Caller, player: str) -> dict:
+    """A new token for a player (judge only); the old one stops working (a lost or leaked token)."""
+    only_the_judge(caller, "reissue a token")
+    token = _new_token()
+    with uow:
+        if uow.games.load(game_id).setup.player(player) is None:
+            raise UnknownPlayer(player)
+        uow.games.set_token(game_id, player, token_hash(token))
+        uow.commit()
+    return {"token": token}
+
+
+# -- reads ----------------------------------------------------------------------------------------
+def authenticate(uow: UnitOfWork, game_id: str, authorization: str | None) -> Caller:
+    """The player or judge a bearer token stands for in this game (401 otherwise)."""
+    return identify(authorization, *uow.games.tokens(game_id))
+
+
+def game(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
+    return views.game_view(uow.games.load(game_id), caller, uow.finder.pool)
+
+
+def events(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
+    return {"events": [views.event_view(e, caller) for e in uow.games.events(game_id)]}
+
+
+def names(uow: UnitOfWork, game_id: str) -> dict:
+    return {"names": views.names_view(uow.games.load(game_id).state)}
+
+
+def could_be(uow: UnitOfWork, game_id: str, caller: Caller, player: str, name: str) -> dict:
+    """705.11: the unnamed cards of a hand that could be named ``name``."""
+    may_ask_about_hand(caller, player)
+    g = uow.games.load(game_id)
+    if g.setup.player(player) is None:
+        raise InvalidInput(f"no player {player!r} in this game", fields={"player": ["unknown player"]})
+    ids = views.could_be(g.state, g.setup, uow.finder, player, name)  # an unknown name is a 404 here
+    return {"player": player, "name": uow.finder.pool.nameables_called(name)[0].name,
+            "taken": views.name_taken(g.state, uow.finder, name), "cards": ids, "rule": "705.11"}
+
+
+def same_name(uow: UnitOfWork, game_id: str, card_ids: list[str]) -> dict:
+    """705.10: do these cards share a name?"""
+    if len(card_ids) < 2:
+        raise InvalidInput("name at least two cards", fields={"cards": ["at least two card ids"]})
+    g = uow.games.load(game_id)
+    return {"cards": card_ids, "same_name": views.share_a_name(g.state, card_ids), "rule": "705.10"}
+
+
+def face_up(uow: UnitOfWork, game_id: str, caller: Caller, card_id: str, via: str | None) -> dict:
+    """705.4/705.4a: the names a face-down card could take now; for whoever may see the card."""
+    g = uow.games.load(game_id)
+    c = g.state.card(card_id)
+    if not c.face_down or c.pentaland:
+        raise InvalidInput("this card is not a face-down permanent or spell", fields={"card": ["not face down"]})
+    if not views.sees(c, caller):
+        raise Forbidden("only its controller and the judge may ask what a face-down card could be")
+    choice = views.face_up_options(g.state, g.setup, uow.finder, card_id, via)
+    return {"card": card_id, "via": choice.via, "allowed": list(choice.allowed), "exception": choice.exception,
+            "loses": choice.loses, "advice": choice.advice(),
+            "rule": "705.4a" if choice.exception or choice.loses else "705.4"}

@@ -1,0 +1,149 @@
+"""The read model: who may see which card, the questions answerable without naming (705.4,
+705.7–705.11), and the game, card, event and name views as plain dicts (API.md's shapes).
+
+The API, the pages and the CLI all read a game through these functions.
+"""
+
+from __future__ import annotations
+
+from .cards import Card
+from .errors import UnknownCard
+from .game import Event, Game, GameSetup, GameState
+from .index import CandidateFinder
+from .names import fold
+from .naming import FaceUpChoice, Naming
+from .permissions import Caller
+from .pool import CardPool
+from .zones import HAND, LIBRARY, REMOVED, CardState
+
+
+# -- who sees what ------------------------------------------------------------------------------
+def sees(c: CardState, caller: Caller) -> bool:
+    """May ``caller`` see which printed card ``c`` is? The judge always; a looker at what they
+    looked at (702.2c); a library card once revealed (702.2b); a hand card its owner; a face-down
+    card its controller; anybody a face-up card."""
+    if caller.is_judge:
+        return True
+    viewer = caller.player
+    if viewer is not None and viewer in c.looked_by:
+        return True
+    zone = c.left_from if c.zone == REMOVED else c.zone
+    if zone == LIBRARY:
+        return c.revealed
+    if zone == HAND:
+        return c.revealed or (viewer is not None and viewer == c.owner)
+    if c.face_down:
+        return viewer is not None and viewer == (c.controller or c.owner)
+    return True
+
+
+def visible_printed(state: GameState, card_id: str, viewer: str | None, is_judge: bool = False) -> bool:
+    """May ``viewer`` (a player id) or the judge see which printed card ``card_id`` is?"""
+    return sees(state.card(card_id), Caller(viewer, is_judge))
+
+
+def listed(c: CardState, caller: Caller) -> bool:
+    """A game lists the cards out of the library, and library cards the caller may see."""
+    return c.zone != LIBRARY or sees(c, caller)
+
+
+# -- what a card tells without naming ---------------------------------------------------------
+def printed_facts(card: Card) -> dict:
+    """705.7–705.9: what an unnamed card tells without naming: printed cost, mana value, colours."""
+    costs = [f.cost for f in card.own_faces]
+    known = all(c is not None for c in costs)
+    mana_value = sum(c.mana_value for c in costs) if known else None  # a split card's total (709.4)
+    colours = {col for c in costs if c is not None for col in c.colours}
+    has_cost = any(c is not None and not c.is_none for c in costs)
+    return {
+        "mana_cost": card.mana_cost_text,
+        "mana_value": mana_value,
+        "colours": [col for col in "WUBRG" if col in colours],
+        "nonland": True if has_cost else None,  # 705.9 answers only for a non-empty cost
+    }
+
+
+def share_a_name(state: GameState, card_ids: list[str]) -> bool:
+    """705.10: do these cards share a name? Never while one of them is unnamed (no naming needed)."""
+    cards = [state.card(cid) for cid in card_ids]
+    if any(c.named_as is None for c in cards):
+        return False
+    return len({fold(c.named_as) for c in cards}) == 1
+
+
+def name_taken(state: GameState, finder: CandidateFinder, name: str) -> bool:
+    """Is ``name`` (English or French) already the name of a card in this game (704.2)?"""
+    entries = finder.pool.nameables_called(name)
+    if not entries:
+        raise UnknownCard(name)
+    taken = state.names.taken_keys()
+    return any(n.key in taken for n in entries)
+
+
+def could_be(state: GameState, setup: GameSetup, finder: CandidateFinder, player: str, name: str) -> list[str]:
+    """705.11: the unnamed cards of ``player``'s hand that could be named ``name`` (none if it is taken)."""
+    if name_taken(state, finder, name):
+        return []
+    taken = state.names.taken_keys()
+    naming = Naming.for_game(setup, finder)
+    return [c.id for c in state.zone(HAND, player)
+            if c.named_as is None and naming.verdict(finder.pool.lookup(c.printed), name, taken).legal]
+
+
+def face_up_options(state: GameState, setup: GameSetup, finder: CandidateFinder, card_id: str,
+                    via: str | None = None) -> FaceUpChoice:
+    """705.4/705.4a: the names a face-down card may take if turned face up now by ``via``."""
+    c = state.card(card_id)
+    return Naming.for_game(setup, finder).face_up_choice(
+        finder.pool.lookup(c.printed), c.turn_up_via(via), state.names, c.face_down_seq or 0,
+        setup.opponents(c.namer), face_down_via=c.face_down_via)
+
+
+# -- the views: plain dicts in API.md's shapes ------------------------------------------------
+def card_view(c: CardState, caller: Caller, pool: CardPool) -> dict:
+    """One physical card as ``caller`` may see it: ``printed`` and its facts only where allowed."""
+    out = {
+        "id": c.id, "zone": c.zone, "owner": c.owner, "controller": c.controller,
+        # a name is announced when it is given (705.1-705.4) and listed by GET /names: it is public,
+        # even once a named card is turned face down (704.4)
+        "face_down": c.face_down, "pentaland": c.pentaland, "named_as": c.named_as,
+        "revealed": c.revealed,
+    }
+    if sees(c, caller):
+        facts = printed_facts(pool.lookup(c.printed))
+        out["printed"] = c.printed
+        out["printed_mana_cost"] = facts["mana_cost"]  # 705.7: answerable without naming
+        out["mana_value"] = facts["mana_value"]  # 705.7
+        out["colors"] = facts["colours"]  # 705.8
+        out["nonland"] = facts["nonland"]  # 705.9
+    return out
+
+
+def event_view(e: Event, caller: Caller) -> dict:
+    d = e.to_dict()
+    if not caller.is_judge:  # the printed identity of a drawn card is the drawer's secret
+        d["data"] = {k: v for k, v in d["data"].items() if k != "printed"}
+    d["at"] = d.get("at") or ""
+    return d
+
+
+def game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
+    state = game.state
+    return {
+        "id": game.id,
+        "format": game.setup.format,
+        "options": game.setup.options,
+        "players": [{"id": p.id, "name": p.name, "team": p.team, "status": state.players[p.id].status}
+                    for p in game.setup.players],
+        "library_size": len(state.library),
+        "seq": state.seq,
+        "cards": [card_view(state.cards[cid], caller, pool) for cid in sorted(state.cards)
+                  if listed(state.cards[cid], caller)],
+        "you": caller.player if not caller.is_judge else "judge",
+    }
+
+
+def names_view(state: GameState) -> list[dict]:
+    """Every name taken (704.2), in the order taken; public to every player of the game."""
+    return [{"name": r.name, "card": r.card, "player": r.player, "seq": r.seq, "exception": r.exception}
+            for r in sorted(state.names.records(), key=lambda r: (r.seq, r.name))]
