@@ -262,3 +262,16 @@ def test_a_land_counts_its_basic_land_types_in_its_identity(finder, name, legal)
     verdict = finder.check(name, cost=ManaCost.parse(""), identity=R)
     assert verdict.legal is legal
     assert verdict.reasons[-1].rule == "903.5c"
+
+
+def test_the_core_tiers_mini_pool_carries_identities_too(mini_pool, mini_finder):
+    """The in-memory pool of tests/minipool.py keeps colorIdentity and colors, so the core tier
+    can test namings within an identity without the snapshot."""
+    assert {n.name: n.identity for n in mini_pool.lookup("Fire // Ice").nameables()} == {"Fire": R, "Ice": U}
+    assert all(c.color_identity is not None for c in mini_pool.cards)
+    verdict = mini_finder.check("Counterspell", cost=ManaCost.parse("{U}{U}"), identity=R)
+    assert not verdict.legal and [r.rule for r in verdict.reasons] == ["903.5c"]
+    assert "Counterspell" in names(mini_finder.candidates(cost=ManaCost.parse("{U}{U}"), identity=U))
+    hybrid = mini_finder.check("Figure of Destiny", cost=ManaCost.parse("{W}"), identity=W)  # {R/W}
+    assert [(r.rule, r.message) for r in hybrid.reasons] == [
+        ("903.5c", "Figure of Destiny's colour identity is {W}{R}; the commander's is {W}")]
