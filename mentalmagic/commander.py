@@ -119,11 +119,15 @@ def _pair_problem(first: Card, second: Card) -> tuple[str, str] | None:
                        "Doctor (D14(c))")
 
 
+def _check_count(count: int) -> None:
+    if not 1 <= count <= 2:
+        raise NotACommander(f"a player has one commander or two partners, not {count} (D14(a), D14(c))",
+                            rule="D14(c)")
+
+
 def check_commanders(cards: Sequence[Card]) -> None:
     """Refuse (NotACommander, 422) unless ``cards`` is one commander or a valid pair."""
-    if not 1 <= len(cards) <= 2:
-        raise NotACommander(f"a player has one commander or two partners, not {len(cards)} (D14(a), D14(c))",
-                            rule="D14(c)")
+    _check_count(len(cards))
     if len(cards) == 1:
         why = commander_refusal(cards[0])
         problem = ("903.3", why) if why else None
@@ -135,6 +139,7 @@ def check_commanders(cards: Sequence[Card]) -> None:
 
 def find_commanders(pool, names: Sequence[str]) -> tuple[Card, ...]:
     """The cards named as a player's commander(s), checked (903.3, D14): 422 when unknown or not one."""
+    _check_count(len(names))  # before any look-up: a request may repeat the name many times
     cards = []
     for name in names:
         try:
