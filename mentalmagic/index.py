@@ -36,6 +36,9 @@ class CostIndex:
         self.size = sum(len(v) for v in self.by_cost.values())
         self._answers: dict[tuple[ManaCost, ...], tuple[Nameable, ...]] = {}
 
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_answers": {}}  # the filings are the index; answers refill on use
+
     def matching(self, costs: Iterable[ManaCost]) -> list[Nameable]:
         """Every entry some reading of which equals some reading of ``costs`` (D1), by name."""
         found: set[int] = set()
@@ -87,6 +90,13 @@ class CandidateFinder:
     def __init__(self, pool: CardPool):
         self.pool = pool
         self._indexes: dict[tuple[str, bool], CostIndex] = {}
+        self._lock = Lock()
+
+    def __getstate__(self) -> dict:  # a finder is cached with the indexes it built (storage/carddb.py)
+        return {"pool": self.pool, "_indexes": self._indexes}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
         self._lock = Lock()
 
     def index(self, fmt: str, phyrexian_as_hybrid: bool = False) -> CostIndex:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass
@@ -51,7 +52,7 @@ class CardPool:
         for card in self.cards:  # French full names rank after every English name
             if card.french_name:
                 self._exact.setdefault(fold(card.french_name), card)
-        self._search_keys = self._build_search_keys()
+        self._search_texts, self._search_scores = self._build_search_keys()
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -90,35 +91,55 @@ class CardPool:
         return self.bans.status(card)
 
     # -- autocomplete ----------------------------------------------------------
-    def _build_search_keys(self) -> list[tuple[str, int, int]]:
-        """(folded text from a word start, rank, card position): prefix search by bisect."""
+    # A key's score packs (rank, folded name length, card position) into one int, so that a
+    # query sorts plain ints: rank 0 for a whole name, 1 for a word inside it.
+    _RANK, _LEN = 1 << 40, 1 << 20
+
+    def _build_search_keys(self) -> tuple[list[str], array]:
+        """Folded texts from each word start, sorted, and their scores: prefix search by bisect."""
         keys = []
         for pos, card in enumerate(self.cards):
             labels = {card.name, *(f.name for f in card.faces)}
             if card.french_name:
                 labels |= {card.french_name, *(f.french_name for f in card.faces if f.french_name)}
+            base = len(fold(card.name)) * self._LEN + pos  # folded once here, never per query
             for label in labels:
                 text = fold(label)
-                keys.append((text, 0, pos))  # the whole name: ranks first
+                keys.append((text, base))  # the whole name: ranks first
                 for i, ch in enumerate(text):
                     if i and text[i - 1] in " -,'/" and ch not in " -,'/":
-                        keys.append((text[i:], 1, pos))
+                        keys.append((text[i:], self._RANK + base))
         keys.sort()
-        return keys
+        return [k[0] for k in keys], array("q", [k[1] for k in keys])
 
     def search(self, query: str, limit: int = 20) -> list[Card]:
-        """Cards whose name, in either language, starts with ``query`` or has a word that does."""
+        """Cards whose name, in either language, starts with ``query`` or has a word that does.
+
+        Ranked: the exact whole name first, then whole names before inner words, then shorter
+        names, then by name. Work per query: two bisections and a sort of the matching scores.
+        """
         q = fold(query or "")
-        if not q:
+        if not q or limit <= 0:
             return []
-        hits: dict[int, tuple] = {}
-        i = bisect_left(self._search_keys, (q,))
-        while i < len(self._search_keys) and self._search_keys[i][0].startswith(q):
-            text, rank, pos = self._search_keys[i]
-            exact = 0 if text == q and rank == 0 else 1
-            score = (exact, rank, len(fold(self.cards[pos].name)), pos)
-            if pos not in hits or score < hits[pos]:
-                hits[pos] = score
-            i += 1
-        best = sorted(hits, key=hits.__getitem__)[: max(0, limit)]
-        return [self.cards[p] for p in best]
+        texts, scores = self._search_texts, self._search_scores
+        lo = bisect_left(texts, q)
+        hi = bisect_left(texts, q[:-1] + chr(ord(q[-1]) + 1), lo)  # every text that starts with q
+        found = scores[lo:hi].tolist()
+        exact = 1 << 60  # everything but an exact whole name goes after it
+        k = 0
+        while k < len(found) and texts[lo + k] == q:  # texts equal to q sort first in the range
+            if found[k] >= self._RANK:
+                found[k] += exact
+            k += 1
+        found[k:] = [s + exact for s in found[k:]]
+        found.sort()
+        out: list[Card] = []
+        seen: set[int] = set()
+        for s in found:  # a card's first score is its best
+            pos = s % self._LEN
+            if pos not in seen:
+                seen.add(pos)
+                out.append(self.cards[pos])
+                if len(out) == limit:
+                    break
+        return out
