@@ -8,6 +8,7 @@ from flask import Flask
 
 from ..runtime import default_db_path, open_runtime
 from ..storage.gamedb import GameStore
+from .encoding import OrjsonProvider
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -20,8 +21,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
+    app.json = OrjsonProvider(app)  # UTF-8 as is, keys in API.md's order; several times faster (#8)
 
     rt = app.config.get("RUNTIME") or open_runtime(Path(app.config["DATABASE"]))
     app.extensions["mentalmagic"] = rt

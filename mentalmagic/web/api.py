@@ -8,10 +8,11 @@ from flask import Blueprint, current_app, jsonify, request
 
 from .. import __version__
 from ..cards import Card
-from ..formats import FORMATS
+from ..formats import FORMATS, check_format
 from ..mana import ManaCost
 from . import schemas
-from .views import candidate_json, card_json, card_summary
+from .encoding import Encoded, dumps
+from .views import card_json, card_summary
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -86,27 +87,35 @@ def search():
 
 @bp.get("/candidates")
 def candidates():
+    """Spliced from bytes encoded once per question (encoding.py); means what ``candidate_json`` says."""
     args, q = load_query(_candidates)
-    rt = runtime()
-    printed, taken = q.printed, q.taken
-    result = rt.finder.candidates(printed=printed, cost=q.cost, fmt=q.fmt, phyrexian_as_hybrid=q.phyrexian_as_hybrid,
-                                  type_=args.get("type"), keyword=args.get("keyword"))
-    start = args["offset"]
-    end = start + args["limit"] if "limit" in args else None
-    bans = rt.pool.bans
-    return jsonify(
-        {
-            "printed": card_json(printed, rt.pool) if printed else None,
-            "costs": [str(c) for c in result.costs],
-            "format": result.format,
-            "count": len(result.candidates),
-            "candidates": [
-                candidate_json(n, n.key in taken, bans.status(n.card) == "watched")
-                for n in result.candidates[start:end]
-            ],
-            "unknown_faces": list(result.unknown_faces),
-        }
-    )
+    finder, printed = runtime().finder, q.printed
+    fmt = check_format(q.fmt)
+    costs = finder.printed_costs(printed, q.cost)
+    base = finder.names_for(costs, fmt, q.phyrexian_as_hybrid, args.get("type"), args.get("keyword"))
+    enc = encoded()
+    # never the printed card itself, nor any face of it (704.1, D4)
+    excluded = printed.face_names if printed is not None else frozenset()
+    count, page = enc.candidates(base).render(excluded, q.taken, args["offset"], args.get("limit"))
+    body = b"".join([
+        b'{"printed":', enc.card(printed) if printed is not None else b"null",
+        b',"costs":', dumps([str(c) for c in finder.concrete_costs(costs, q.phyrexian_as_hybrid)]),
+        b',"format":', dumps(fmt),
+        b',"count":', str(count).encode(),
+        b',"candidates":[', page,
+        b'],"unknown_faces":', dumps(list(printed.unknown_faces) if printed is not None else []),
+        b"}",
+    ])
+    return current_app.response_class(body, mimetype="application/json")
+
+
+def encoded() -> Encoded:
+    """This app's encoded answers, over the runtime's pool (made on first use)."""
+    pool = runtime().pool
+    enc = current_app.extensions.get("mentalmagic.encoded")
+    if enc is None or enc.pool is not pool:
+        enc = current_app.extensions["mentalmagic.encoded"] = Encoded(pool)
+    return enc
 
 
 @bp.get("/check")
