@@ -181,19 +181,37 @@ def card(ctx, name):
     click.echo("  legal in: " + (", ".join(f for f, s in sorted(c.legalities.items()) if s == "legal") or "-"))
 
 
+def _serving():
+    """The server settings (web/serving.py), imported only to serve: look-ups don't load Flask."""
+    from .web import serving
+
+    return serving
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")), show_default="$PORT or 5000")
-@click.option("--threads", type=int, default=8, show_default=True)
-def serve(host, port, threads):
-    """Serve the API and the lookup page with waitress (a production WSGI server)."""
-    import waitress
-
+@click.option("--server", type=click.Choice(["gunicorn", "waitress"]), default=lambda: _serving().default_server(),
+              show_default="gunicorn, or waitress where gunicorn can't run (Windows)")
+@click.option("--workers", type=int, default=lambda: _serving().default_workers(),
+              show_default="$MENTALMAGIC_WORKERS or one per core", help="gunicorn's processes.")
+@click.option("--threads", type=int, default=None,
+              help="Threads per process (default 4 with gunicorn, 8 with waitress).")
+def serve(host, port, server, workers, threads):
+    """Serve the API and the lookup page with a production WSGI server (settings: web/serving.py)."""
     from .web import create_app
 
-    app = create_app()
-    click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards)")
-    waitress.serve(app, host=host, port=port, threads=threads, ident="mentalmagic")
+    serving = _serving()
+    app = create_app()  # cards built and loaded once, before any worker starts
+
+    def ready():
+        click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards, "
+                   f"{server}" + (f", {workers} workers" if server == "gunicorn" else "") + ")")
+
+    if server == "gunicorn":
+        serving.serve_gunicorn(app, host, port, workers, threads or serving.THREADS_PER_WORKER, on_ready=ready)
+    else:
+        serving.serve_waitress(app, host, port, threads or serving.WAITRESS_THREADS, on_ready=ready)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,12 @@ def dumps(obj) -> bytes:
     return orjson.dumps(obj, default=DefaultJSONProvider.default, option=_OPTIONS)
 
 
+def dumps_kept(obj) -> bytes:
+    """``dumps`` for bytes kept for the life of the process: orjson's buffer holds ~2 kB however
+    short the JSON, so the kept copy is cut to size (31k candidates: 8 MB, not 124)."""
+    return bytes(memoryview(dumps(obj)))
+
+
 _UNTAKEN, _TAKEN = b'"taken":false', b'"taken":true'
 
 
@@ -104,12 +110,13 @@ class EncodedList:
 class Encoded:
     """The bytes one runtime's answers are made of, built on first use and reused."""
 
-    MAX_LISTS = 512  # lists of ~1,000 candidates are ~150 kB each: bounded, like every cache here
+    MAX_LIST_BYTES = 16 << 20  # the lists of the ~250 commonest costs; bounded like every cache here
     MAX_CARDS = 4096
 
     def __init__(self, pool: CardPool):
         self.pool = pool
         self._lists: dict[int, EncodedList] = {}
+        self._list_bytes = 0
         self._cards: dict[str, bytes] = {}
         self._fragments: dict[int, bytes] = {}
         self._lock = Lock()
@@ -118,7 +125,7 @@ class Encoded:
         """One candidate, untaken; ``watched`` is the pool's ban list's (706.4a)."""
         frag = self._fragments.get(id(n))  # the pool keeps every nameable alive: ids stay theirs
         if frag is None:  # a nameable never changes: encode it once per process
-            frag = self._fragments[id(n)] = dumps(
+            frag = self._fragments[id(n)] = dumps_kept(
                 candidate_json(n, False, self.pool.bans.status(n.card) == "watched"))
         return frag
 
@@ -127,16 +134,18 @@ class Encoded:
         if enc is None or enc.base is not base:
             enc = EncodedList(base, self.fragment)
             with self._lock:
-                if len(self._lists) >= self.MAX_LISTS:
-                    self._lists.clear()
+                if self._list_bytes + len(enc.joined) > self.MAX_LIST_BYTES:
+                    self._lists.clear()  # start over: the common lists come back first
+                    self._list_bytes = 0
                 self._lists[id(base)] = enc
+                self._list_bytes += len(enc.joined)
         return enc
 
     def card(self, card: Card) -> bytes:
         """``card_json`` as bytes: printed facts computed once per printed card."""
         out = self._cards.get(card.name)
         if out is None:
-            out = dumps(card_json(card, self.pool))
+            out = dumps_kept(card_json(card, self.pool))
             with self._lock:
                 if len(self._cards) >= self.MAX_CARDS:
                     self._cards.clear()
