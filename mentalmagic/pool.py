@@ -53,6 +53,7 @@ class CardPool:
             if card.french_name:
                 self._exact.setdefault(fold(card.french_name), card)
         self._search_texts, self._search_scores = self._build_search_keys()
+        self._best: dict[str, array] = {}  # the best answers of common prefixes, kept on first use
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -112,19 +113,34 @@ class CardPool:
         keys.sort()
         return [k[0] for k in keys], array("q", [k[1] for k in keys])
 
+    # A prefix that starts more keys than this keeps its best answers (at most ~600 prefixes
+    # of the snapshot do, a bound set by the card names, not by what users type).
+    _BIG_PREFIX, _KEEP = 128, 100
+
     def search(self, query: str, limit: int = 20) -> list[Card]:
         """Cards whose name, in either language, starts with ``query`` or has a word that does.
 
         Ranked: the exact whole name first, then whole names before inner words, then shorter
-        names, then by name. Work per query: two bisections and a sort of the matching scores.
+        names, then by name. Work per query: two bisections and a sort of at most ~128 scores;
+        a shorter, commoner prefix sorts its many scores once and keeps the best.
         """
         q = fold(query or "")
         if not q or limit <= 0:
             return []
-        texts, scores = self._search_texts, self._search_scores
+        texts = self._search_texts
         lo = bisect_left(texts, q)
         hi = bisect_left(texts, q[:-1] + chr(ord(q[-1]) + 1), lo)  # every text that starts with q
-        found = scores[lo:hi].tolist()
+        if hi - lo <= self._BIG_PREFIX or limit > self._KEEP:
+            return [self.cards[p] for p in self._ranked(q, lo, hi, limit)]
+        best = self._best.get(q)
+        if best is None:
+            best = self._best[q] = array("i", self._ranked(q, lo, hi, self._KEEP))
+        return [self.cards[p] for p in best[:limit]]
+
+    def _ranked(self, q: str, lo: int, hi: int, limit: int) -> list[int]:
+        """The positions of the ``limit`` best cards among the keys ``lo:hi`` (all start with ``q``)."""
+        texts = self._search_texts
+        found = self._search_scores[lo:hi].tolist()
         exact = 1 << 60  # everything but an exact whole name goes after it
         k = 0
         while k < len(found) and texts[lo + k] == q:  # texts equal to q sort first in the range
@@ -133,13 +149,13 @@ class CardPool:
             k += 1
         found[k:] = [s + exact for s in found[k:]]
         found.sort()
-        out: list[Card] = []
+        out: list[int] = []
         seen: set[int] = set()
         for s in found:  # a card's first score is its best
             pos = s % self._LEN
             if pos not in seen:
                 seen.add(pos)
-                out.append(self.cards[pos])
+                out.append(pos)
                 if len(out) == limit:
                     break
         return out

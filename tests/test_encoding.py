@@ -72,7 +72,7 @@ def test_a_splice_drops_the_printed_faces_and_marks_taken_names_anywhere_in_a_pa
         count, page = enc.candidates(base).render(card.face_names, taken, offset, limit)
         want = plain(finder, card, taken=taken, offset=offset, limit=limit)
         assert count == want["count"]
-        assert json.loads(b"[" + page + b"]") == want["candidates"], card.name
+        assert json.loads(b"[" + b"".join(page) + b"]") == want["candidates"], card.name
 
 
 def test_the_same_question_reuses_its_bytes(finder):
@@ -91,3 +91,12 @@ def test_the_json_provider_keeps_flask_shapes(cards_app):
     assert provider.dumps(datetime.date(2026, 1, 2)) == '"Fri, 02 Jan 2026 00:00:00 GMT"'  # Flask's own
     with pytest.raises(ValueError):
         provider.loads("{not json")
+
+
+def test_autocomplete_answers_are_the_plain_encoding(cards_client, finder):
+    from mentalmagic.web.views import card_summary
+
+    for q in ["fire", "lions des", "st", "Æther", "zzzz-none", "bo"]:
+        got = cards_client.get("/api/v1/cards", query_string={"q": q, "limit": 7})
+        assert got.status_code == 200 and got.mimetype == "application/json"
+        assert got.get_json() == {"cards": [card_summary(c) for c in finder.pool.search(q, 7)]}

@@ -12,7 +12,7 @@ from ..formats import FORMATS, check_format
 from ..mana import ManaCost
 from . import schemas
 from .encoding import Encoded, dumps
-from .views import card_json, card_summary
+from .views import card_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -82,7 +82,9 @@ def card(name: str):
 def search():
     args = _search.load(request.args.to_dict())
     cards = runtime().pool.search(args["q"], args["limit"])
-    return jsonify({"cards": [card_summary(c) for c in cards]})
+    enc = encoded()
+    body = b'{"cards":[' + b",".join([enc.summary(c) for c in cards]) + b"]}"
+    return current_app.response_class(body, mimetype="application/json")
 
 
 @bp.get("/candidates")
@@ -102,7 +104,7 @@ def candidates():
         b',"costs":', dumps([str(c) for c in finder.concrete_costs(costs, q.phyrexian_as_hybrid)]),
         b',"format":', dumps(fmt),
         b',"count":', str(count).encode(),
-        b',"candidates":[', page,
+        b',"candidates":[', *page,
         b'],"unknown_faces":', dumps(list(printed.unknown_faces) if printed is not None else []),
         b"}",
     ])

@@ -17,7 +17,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from ..cards import Card, Nameable
 from ..pool import CardPool
-from .views import candidate_json, card_json
+from .views import candidate_json, card_json, card_summary
 
 # Dates and dataclasses go through Flask's own ``default`` so that they read as they always did.
 _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
@@ -68,7 +68,9 @@ class EncodedList:
         self.positions = {n.key: i for i, n in enumerate(base)}  # the finder lists each name once
 
     def render(self, excluded: frozenset[str], taken: frozenset[str], offset: int, limit: int | None):
-        """(count, the page's entries joined by commas) without the ``excluded`` names, ``taken`` marked."""
+        """(count, pieces): the page's entries, joined by commas once the pieces are joined, without
+        the ``excluded`` names and with ``taken`` ones marked. Pieces are views of the encoded list,
+        so a whole list is copied once, into the response."""
         pos = self.positions
         drops = sorted(pos[k] for k in excluded if k in pos)
         # a game holds at most a few hundred names: look up from the smaller side
@@ -80,7 +82,7 @@ class EncodedList:
         first = offset
         last = count if limit is None else min(count, offset + limit)
         if first >= last:
-            return count, b""
+            return count, []
         lo, hi = self._original(first, drops), self._original(last - 1, drops) + 1
         special = sorted({i for i in drops if lo <= i < hi} | {i for i in marks if lo <= i < hi})
         view, starts = memoryview(self.joined), self.starts
@@ -93,8 +95,10 @@ class EncodedList:
                 pieces.append(frag[:cut] + _TAKEN + frag[cut + len(_UNTAKEN):])
             cur = i + 1
         pieces.append(view[starts[cur]:starts[hi]])
-        body = b"".join(pieces)
-        return count, body[:-1]  # the last entry's comma
+        while not pieces[-1]:  # the page ended on a dropped entry
+            pieces.pop()
+        pieces[-1] = pieces[-1][:-1]  # the last entry's comma
+        return count, pieces
 
     @staticmethod
     def _original(j: int, drops: list[int]) -> int:
@@ -118,6 +122,7 @@ class Encoded:
         self._lists: dict[int, EncodedList] = {}
         self._list_bytes = 0
         self._cards: dict[str, bytes] = {}
+        self._summaries: dict[str, bytes] = {}
         self._fragments: dict[int, bytes] = {}
         self._lock = Lock()
 
@@ -140,6 +145,13 @@ class Encoded:
                 self._lists[id(base)] = enc
                 self._list_bytes += len(enc.joined)
         return enc
+
+    def summary(self, card: Card) -> bytes:
+        """``card_summary`` as bytes, for autocomplete (at most one per card of the pool)."""
+        out = self._summaries.get(card.name)
+        if out is None:
+            out = self._summaries[card.name] = dumps_kept(card_summary(card))
+        return out
 
     def card(self, card: Card) -> bytes:
         """``card_json`` as bytes: printed facts computed once per printed card."""
