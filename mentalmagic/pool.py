@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_left
 from collections import defaultdict
@@ -11,6 +12,9 @@ from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .errors import UnknownCard
 from .formats import BanList, Refusal, format_refusal
 from .names import fold
+
+# Where a word starts inside a folded name: after a separator, on a character that isn't one.
+_WORD_START = re.compile(r"(?<=[ \-,'/])[^ \-,'/]")
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,8 @@ class CardPool:
 
     def _build_search_keys(self) -> tuple[list[str], array]:
         """Folded texts from each word start, sorted, and their scores: prefix search by bisect."""
-        keys = []
+        texts: list[str] = []
+        scores: list[int] = []
         for pos, card in enumerate(self.cards):
             labels = {card.name, *(f.name for f in card.faces)}
             if card.french_name:
@@ -106,12 +111,13 @@ class CardPool:
             base = len(fold(card.name)) * self._LEN + pos  # folded once here, never per query
             for label in labels:
                 text = fold(label)
-                keys.append((text, base))  # the whole name: ranks first
-                for i, ch in enumerate(text):
-                    if i and text[i - 1] in " -,'/" and ch not in " -,'/":
-                        keys.append((text[i:], self._RANK + base))
-        keys.sort()
-        return [k[0] for k in keys], array("q", [k[1] for k in keys])
+                texts.append(text)  # the whole name: ranks first
+                scores.append(base)
+                for m in _WORD_START.finditer(text):
+                    texts.append(text[m.start():])
+                    scores.append(self._RANK + base)
+        order = sorted(range(len(texts)), key=texts.__getitem__)  # strings compare faster than tuples
+        return [texts[i] for i in order], array("q", [scores[i] for i in order])
 
     # A prefix that starts more keys than this keeps its best answers (at most ~600 prefixes
     # of the snapshot do, a bound set by the card names, not by what users type).
