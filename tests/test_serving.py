@@ -77,6 +77,9 @@ def workers_of(pid: int) -> list[int]:
 @pytest.mark.skipif(serving.default_server() != "gunicorn", reason="gunicorn runs on POSIX only")
 def test_gunicorn_serves_from_two_worker_processes(serve):
     proc, port = serve("--server", "gunicorn", "--workers", "2")
+    deadline = time.monotonic() + START_LIMIT  # the first worker may answer before the second forks
+    while len(workers_of(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert len(workers_of(proc.pid)) == 2
     for _ in range(20):
         status, health = get(port, "/api/v1/health")
