@@ -5,6 +5,7 @@ Works offline against the same SQLite database as the web app.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -27,6 +28,7 @@ def _runtime(ctx: click.Context):
     if "runtime" not in ctx.obj:
         try:
             rt = ctx.obj["runtime"] = open_runtime(ctx.obj["db"], rebuild=False)
+            gc.freeze()  # the pool lives as long as the command: no collection need walk it
             warning = stale_source(ctx.obj["db"])
         except (OSError, ValueError) as e:  # a bad MENTALMAGIC_CARDS or MENTALMAGIC_BANLIST
             _fail(e)
