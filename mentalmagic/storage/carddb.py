@@ -23,8 +23,6 @@ from ..index import CandidateFinder
 from ..pool import CardPool, PoolInfo
 from . import connect, transaction
 
-BATCH = 2000
-
 
 def stored_source(db: sqlite_utils.Database) -> dict | None:
     rows = list(db.query("select * from card_source where id = 1"))
@@ -36,33 +34,27 @@ def is_current(db: sqlite_utils.Database, source: Source) -> bool:
     return bool(row) and row["signature"] == source.signature
 
 
+_FACE_COLUMNS = ("card_name", "position", "name", "french_name", "mana_cost", "mana_value", "type_line", "text",
+                 "types", "keywords")
+
+
 def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int:
     """Replace the card tables with ``source``'s cards in one transaction; return the count."""
     cards, faces = [], []
     for rec in source.records(progress):
-        cards.append(
-            {
-                "name": rec["name"],
-                "french_name": rec["french_name"],
-                "layout": rec["layout"],
-                "legalities": json.dumps(rec["legalities"], sort_keys=True),
-            }
-        )
+        cards.append((rec["name"], rec["french_name"], rec["layout"], json.dumps(rec["legalities"], sort_keys=True)))
         for f in rec["faces"]:
-            faces.append(
-                {
-                    "card_name": rec["name"],
-                    **{k: f[k] for k in ("position", "name", "french_name", "mana_cost", "mana_value",
-                                         "type_line", "text")},
-                    "types": json.dumps(f["types"]),
-                    "keywords": json.dumps(f["keywords"]),
-                }
-            )
+            faces.append((rec["name"], *(f[k] for k in ("position", "name", "french_name", "mana_cost", "mana_value",
+                                                         "type_line", "text")),
+                          json.dumps(f["types"]), json.dumps(f["keywords"])))
     with transaction(db):  # all or nothing: a failed import leaves the old pool in place
         db.execute("delete from faces")
         db.execute("delete from cards")
-        db["cards"].insert_all(cards, batch_size=BATCH)
-        db["faces"].insert_all(faces, batch_size=BATCH)
+        # Plain executemany: the tables are fixed by schema.sql, and it inserts ~70k rows
+        # several times faster than building each batch's statement does.
+        db.conn.executemany("insert into cards (name, french_name, layout, legalities) values (?, ?, ?, ?)", cards)
+        db.conn.executemany(f"insert into faces ({', '.join(_FACE_COLUMNS)}) "
+                            f"values ({', '.join('?' * len(_FACE_COLUMNS))})", faces)
         db["card_source"].upsert(
             {
                 "id": 1,
