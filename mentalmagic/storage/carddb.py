@@ -76,14 +76,22 @@ def load_pool(db: sqlite_utils.Database, bans: BanList | None = None) -> CardPoo
     meta = stored_source(db)
     if meta is None:
         raise LookupError("the card database is empty: run `mentalmagic build-cards`")
+    parsed: dict[str, object] = {}  # a few hundred distinct texts among ~100k: parse each once
+
+    def loads(text: str):
+        value = parsed.get(text)
+        if value is None:
+            value = parsed[text] = json.loads(text)
+        return value  # shared: card_from_record copies what it keeps
+
     faces: dict[str, list[dict]] = defaultdict(list)
     for f in db.query("select * from faces"):
-        f["types"] = json.loads(f["types"])
-        f["keywords"] = json.loads(f["keywords"])
+        f["types"] = loads(f["types"])
+        f["keywords"] = loads(f["keywords"])
         faces[f["card_name"]].append(f)
     cards = []
     for c in db.query("select * from cards"):
-        c["legalities"] = json.loads(c["legalities"])
+        c["legalities"] = loads(c["legalities"])
         c["faces"] = faces.get(c["name"], [])
         if c["faces"]:
             cards.append(card_from_record(c))
