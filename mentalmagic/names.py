@@ -1,14 +1,12 @@
 """Folding names so that look-ups ignore case, accents and typographic quirks."""
 
 import unicodedata
-from functools import lru_cache
 
 _TRANSLATE = str.maketrans(
     {"’": "'", "‘": "'", "`": "'", "´": "'", "–": "-", "—": "-", "Æ": "Ae", "æ": "ae", "œ": "oe", "Œ": "Oe"}
 )
 
 
-@lru_cache(maxsize=1 << 18)  # building a pool folds each of ~100k names three times or more
 def fold(name: str) -> str:
     """'Lions des Savanes' and 'lions des savanes' fold alike; so do 'Æther' and 'Aether'."""
     if name.isascii() and "`" not in name:  # the common case, ten times faster
