@@ -144,11 +144,15 @@ class Server:
             self.cmd = [*cmd, "--port", str(self.port)]
         self.env = ctx.env(db_path)
         self.proc: subprocess.Popen | None = None
+        self.log = None
+        self.log_path = ctx.workdir / f"server-{self.port}.log"
 
     def start(self, timeout: float = 120) -> float:
         """Start it; the seconds from the command to its first answer (GET /api/v1/health)."""
         t0 = time.perf_counter()
-        self.proc = subprocess.Popen(self.cmd, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        # Its log goes to a file, never to a pipe nobody reads: an access log would fill it and stall the server.
+        self.log = open(self.log_path, "ab")  # closed by stop()
+        self.proc = subprocess.Popen(self.cmd, env=self.env, stdout=subprocess.DEVNULL, stderr=self.log,
                                      start_new_session=True, cwd=ROOT)
         while time.perf_counter() - t0 < timeout:
             try:
@@ -158,7 +162,7 @@ class Server:
                         return time.perf_counter() - t0
             except OSError:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()[-2000:]}") from None
+                    raise RuntimeError(f"server exited: {self.log_path.read_text(errors='replace')[-2000:]}") from None
                 time.sleep(0.005)
         raise RuntimeError("server did not answer in time")
 
@@ -179,9 +183,15 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, 9)
                 self.proc.wait(5)
+        if self.log:
+            self.log.close()
 
     def __enter__(self):
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.stop()  # a server that never answered is still running: never leave it behind
+            raise
         return self
 
     def __exit__(self, *exc):
