@@ -30,7 +30,7 @@ def main() -> None:
     if args.server == "gunicorn":
         serving.serve_gunicorn(app, "127.0.0.1", args.port, args.workers)
     else:
-        serving.serve_waitress(app, "127.0.0.1", args.port)
+        serving.serve_waitress(app, "127.0.0.1", args.port, workers=args.workers)
 
 
 if __name__ == "__main__":

@@ -305,10 +305,10 @@ def _serving():
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")), show_default="$PORT or 5000")
-@click.option("--server", type=click.Choice(["gunicorn", "waitress"]), default=lambda: _serving().default_server(),
-              show_default="gunicorn, or waitress where gunicorn can't run (Windows)")
+@click.option("--server", type=click.Choice(["waitress", "gunicorn"]), default=lambda: _serving().default_server(),
+              show_default="waitress (gunicorn: only behind a buffering proxy)")
 @click.option("--workers", type=int, default=lambda: _serving().default_workers(),
-              show_default="$MENTALMAGIC_WORKERS or one per core", help="gunicorn's processes.")
+              show_default="$MENTALMAGIC_WORKERS or one per core (1 on Windows)", help="Server processes.")
 @click.option("--threads", type=int, default=None,
               help="Threads per process (default 4 with gunicorn, 8 with waitress).")
 @click.pass_context
@@ -333,7 +333,7 @@ def serve(ctx, host, port, server, workers, threads):
 
     def ready():
         click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards, "
-                   f"{server}" + (f", {workers} workers" if server == "gunicorn" else "") + ")")
+                   f"{server}, {workers} worker{'s' if workers != 1 else ''})")
 
     try:
         if server == "gunicorn":
@@ -341,7 +341,7 @@ def serve(ctx, host, port, server, workers, threads):
                                    settings=settings, on_ready=ready)
         else:
             serving.serve_waitress(app, host, port, threads or serving.WAITRESS_THREADS,
-                                   settings=settings, on_ready=ready)
+                                   settings=settings, on_ready=ready, workers=workers)
     except OSError as e:  # the port is taken, or the address isn't this machine's
         raise click.ClickException(f"cannot listen on {host}:{port} ({e.strerror or e}): "
                                    "stop what runs there or choose another --port") from None

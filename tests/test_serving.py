@@ -74,7 +74,7 @@ def workers_of(pid: int) -> list[int]:
     return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
-@pytest.mark.skipif(serving.default_server() != "gunicorn", reason="gunicorn runs on POSIX only")
+@pytest.mark.skipif(sys.platform == "win32", reason="gunicorn runs on POSIX only")
 def test_gunicorn_serves_from_two_worker_processes(serve):
     proc, port = serve("--server", "gunicorn", "--workers", "2")
     deadline = time.monotonic() + START_LIMIT  # the first worker may answer before the second forks
@@ -92,10 +92,43 @@ def test_gunicorn_serves_from_two_worker_processes(serve):
 
 
 def test_waitress_serves_in_one_process(serve):
-    proc, port = serve("--server", "waitress")
+    proc, port = serve("--server", "waitress", "--workers", "1")
     assert workers_of(proc.pid) == []
     status, found = get(port, "/api/v1/cards?q=lions")
     assert status == 200 and found["cards"][0]["name"] == "Savannah Lions"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
+def test_the_default_server_is_two_waitress_processes_that_half_open_clients_cant_starve(serve):
+    """`make serve`'s server: a worker per process, and 120 connections that never finish their
+    request leave /health answering (issue 9), which gunicorn's gthread workers don't."""
+    proc, port = serve("--workers", "2")
+    deadline = time.monotonic() + START_LIMIT
+    while len(workers_of(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers_of(proc.pid)) == 2
+    sockets = []
+    try:
+        for _ in range(120):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+            sockets.append(s)
+        for _ in range(10):
+            status, health = get(port, "/api/v1/health")
+            assert status == 200 and health["card_count"] == len(TINY["data"])
+    finally:
+        for s in sockets:
+            s.close()
+    worker = workers_of(proc.pid)[0]
+    os.kill(worker, signal.SIGKILL)  # a worker that dies is replaced
+    deadline = time.monotonic() + START_LIMIT
+    while (worker in workers_of(proc.pid) or len(workers_of(proc.pid)) < 2) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers_of(proc.pid)) == 2 and worker not in workers_of(proc.pid)
+    assert get(port, "/api/v1/health")[0] == 200
+    os.killpg(proc.pid, signal.SIGTERM)
+    assert proc.wait(20) == 0  # a clean stop, workers included
+    assert b"waitress, 2 workers" in proc.stdout.read()
 
 
 def test_the_production_settings_preload_the_app_and_use_threads():
