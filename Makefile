@@ -15,7 +15,7 @@ MO      := $(PO:.po=.mo)
 BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 --no-wrap --project=mentalmagic \
                  -o mentalmagic/web/translations/messages.pot .
 
-.PHONY: setup npm browser serve test test-core lint bench clean messages
+.PHONY: setup npm browser wrk serve dev test test-core lint bench clean messages
 
 setup: $(STAMP) $(NPM_STAMP) $(MO)
 
@@ -53,8 +53,13 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "install Debian's chromium (sudo apt-get install chromium) to run the page tests" >&2; exit 1; fi; }
 
+# Production: gunicorn, a worker process per core (settings: mentalmagic/web/serving.py).
 serve: setup
 	PORT=$(PORT) $(BIN)/mentalmagic serve --host $(HOST) --port $(PORT)
+
+# Development only: Flask's reloading debug server, one process.
+dev: setup
+	$(BIN)/flask --app app run --debug --host $(HOST) --port $(PORT)
 
 test: setup browser
 	$(BIN)/python -m pytest -q
@@ -66,7 +71,13 @@ test-core: setup
 lint: setup
 	$(BIN)/ruff check .
 
-bench: setup
+# The bench drives the servers with Debian's wrk, a real load generator.
+wrk:
+	@command -v wrk >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; \
+	  else echo "install Debian's wrk (sudo apt-get install wrk) to run the bench" >&2; exit 1; fi; }
+
+bench: setup wrk
 	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 MENTALMAGIC_ACCESS_LOG=0 $(BIN)/python bench/run.py --cards $(SNAPSHOT)
 
 clean:

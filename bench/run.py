@@ -1,34 +1,39 @@
-"""Figures a judge feels, measured in one run on the full card snapshot: `make bench`.
+"""Figures a judge or a bot author feels, measured in one run on the full card snapshot: `make bench`.
 
     .venv/bin/python bench/run.py --cards ../shared/cards/AtomicCards.json.xz
 
-Sections run in order and share one Context (the temp database, the pool, the
-finder). Each section is a function ``section(ctx) -> list[Row]`` that prints
-its own short report as it goes and returns rows for the summary table; add a
-new one (game actions per second through the API, the rebuild of a 1,000-event
-game, ...) by writing such a function and listing it in SECTIONS.
+Honest by construction (issue 8):
 
-These are measurements, not tests: nothing passes or fails. Timings use
-time.perf_counter; random choices use a fixed seed so two runs ask the same
-questions. The HTTP section serves only on 127.0.0.1, with a bounded number of
-requests and a time cap per route, and stops its server before returning.
+- in process, the index is timed cold (no remembered answers) and warm, next to a brute-force
+  scan that does the same job the same way (format and ban list filtered once, like the index);
+- HTTP routes are driven by a real load generator (Debian's ``wrk``) against the production
+  server started as ``mentalmagic serve`` starts it (bench/server.py: gunicorn with a worker per
+  core, and waitress, the single-process server), routes interleaved in rounds so that the
+  machine's noise hits all alike; ratios are taken within a round, then their median reported;
+- process start to first answer (cards stored, and a fresh database), the CLI look-up, RSS/PSS
+  of every server process, and the game paths through HTTP (the judge's read of a 300-card game,
+  durable actions against raw fsynced SQLite inserts on the same disk, the first read of a long
+  game by a process that didn't write it).
+
+Rate limits are switched off in the servers' environment (MENTALMAGIC_RATE_LIMIT=0,
+MENTALMAGIC_GAMES_PER_HOUR=0). The last line sums up the ratios. These are measurements, not tests.
+Random choices use a fixed seed, so two runs ask the same questions.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
-import logging
-import math
 import os
 import random
-import resource
+import shutil
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,10 +49,11 @@ from mentalmagic.cards import Card  # noqa: E402
 from mentalmagic.index import CandidateFinder, CostIndex  # noqa: E402
 from mentalmagic.pool import CardPool  # noqa: E402
 from mentalmagic.storage import connect  # noqa: E402
-from mentalmagic.storage.carddb import build_cards, is_current, load_pool  # noqa: E402
+from mentalmagic.storage.carddb import build_cards, load_pool, pool_cache_path, read_finder  # noqa: E402
 
 DEFAULT_CARDS = ROOT.parent / "shared" / "cards" / "AtomicCards.json.xz"
-LOADGEN = Path(__file__).resolve().with_name("loadgen.py")
+SERVER = Path(__file__).resolve().with_name("server.py")
+MENTALMAGIC = Path(sys.executable).with_name("mentalmagic")
 FMT = "vintage"
 
 
@@ -59,9 +65,6 @@ class Row:
     value: float
     unit: str
 
-    def text(self) -> str:
-        return f"{fmt_num(self.value)} {self.unit}".rstrip()
-
 
 @dataclass
 class Context:
@@ -70,7 +73,8 @@ class Context:
     db_path: Path | None = None
     pool: CardPool | None = None
     finder: CandidateFinder | None = None
-    extra: dict = field(default_factory=dict)  # anything a later section wants to hand on
+    ratios: dict = field(default_factory=dict)  # the last line's figures
+    extra: dict = field(default_factory=dict)
 
     def rng(self, salt: str) -> random.Random:
         """A generator per purpose, so adding a section never shifts another's sample."""
@@ -84,22 +88,15 @@ class Context:
         rng = self.rng(salt)
         return [rng.choice(drawable) for _ in range(n)]
 
-
-def fmt_num(x: float) -> str:
-    if x == 0:
-        return "0"
-    if abs(x) >= 100:
-        return f"{x:,.0f}"
-    if abs(x) >= 10:
-        return f"{x:.1f}"
-    return f"{x:#.3g}"
+    def env(self, db_path: Path | None = None) -> dict:
+        """The servers' environment: this run's database and cards, rate limits off."""
+        return {**os.environ, "MENTALMAGIC_DB": str(db_path or self.db_path),
+                "MENTALMAGIC_CARDS": str(self.args.cards), "MENTALMAGIC_RATE_LIMIT": "0",
+                "MENTALMAGIC_GAMES_PER_HOUR": "0", "PYTHONUNBUFFERED": "1"}
 
 
-def percentile(values: list[float], p: float) -> float:
-    """Nearest-rank percentile (p in 0..100)."""
-    s = sorted(values)
-    k = max(0, math.ceil(p / 100 * len(s)) - 1)
-    return s[k]
+def say(line: str = "") -> None:
+    print(line, flush=True)
 
 
 def timed(fn: Callable, *a, **kw) -> tuple[object, float]:
@@ -108,134 +105,185 @@ def timed(fn: Callable, *a, **kw) -> tuple[object, float]:
     return out, time.perf_counter() - t
 
 
-def say(line: str = "") -> None:
-    print(line, flush=True)
+def percentile(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[max(0, min(len(s) - 1, round(p / 100 * len(s)) - 1))]
 
 
-def cpu_seconds() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
-# -- 1. card import and the index a judge waits for ----------------------------------------
-def section_import(ctx: Context) -> list[Row]:
-    name = "import"
-    say("== 1. Card import and index build (what a judge waits for at start)")
+def request(port: int, method: str, path: str, body: dict | None = None, token: str | None = None,
+            conn: http.client.HTTPConnection | None = None) -> tuple[int, dict | None]:
+    own = conn is None
+    conn = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+    resp = conn.getresponse()
+    data = resp.read()
+    if own:
+        conn.close()
+    return resp.status, (json.loads(data) if data else None)
+
+
+class Server:
+    """One server process (bench/server.py or a command), on 127.0.0.1, stopped on leaving."""
+
+    def __init__(self, ctx: Context, server: str = "gunicorn", workers: int | None = None, *,
+                 db_path: Path | None = None, cmd: list[str] | None = None):
+        self.port = free_port()
+        self.cmd = cmd or [sys.executable, str(SERVER), "--server", server, "--port", str(self.port)]
+        if workers and not cmd:
+            self.cmd += ["--workers", str(workers)]
+        if cmd:
+            self.cmd = [*cmd, "--port", str(self.port)]
+        self.env = ctx.env(db_path)
+        self.proc: subprocess.Popen | None = None
+        self.log = None
+        self.log_path = ctx.workdir / f"server-{self.port}.log"
+
+    def start(self, timeout: float = 120) -> float:
+        """Start it; the seconds from the command to its first answer (GET /api/v1/health)."""
+        t0 = time.perf_counter()
+        # Its log goes to a file, never to a pipe nobody reads: an access log would fill it and stall the server.
+        self.log = open(self.log_path, "ab")  # closed by stop()
+        self.proc = subprocess.Popen(self.cmd, env=self.env, stdout=subprocess.DEVNULL, stderr=self.log,
+                                     start_new_session=True, cwd=ROOT)
+        while time.perf_counter() - t0 < timeout:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    s.sendall(b"GET /api/v1/health HTTP/1.0\r\n\r\n")
+                    if s.recv(16)[8:13] == b" 200 ":  # HTTP/1.x 200
+                        return time.perf_counter() - t0
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited: {self.log_path.read_text(errors='replace')[-2000:]}") from None
+                time.sleep(0.005)
+        raise RuntimeError("server did not answer in time")
+
+    def pids(self) -> list[int]:
+        """The server's processes: the master first, then its workers."""
+        out = [self.proc.pid]
+        try:
+            kids = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+        except OSError:
+            kids = []
+        return out + [int(k) for k in kids]
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, 15)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, 9)
+                self.proc.wait(5)
+        if self.log:
+            self.log.close()
+
+    def __enter__(self):
+        try:
+            self.start()
+        except BaseException:
+            self.stop()  # a server that never answered is still running: never leave it behind
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def memory_mib(pid: int) -> tuple[float, float]:
+    """(RSS, PSS) of one process in MiB; PSS shares each shared page among the processes mapping it."""
+    fields = {}
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+            name, value, *_ = line.split()
+            fields[name.rstrip(":")] = int(value)
+    except OSError:
+        return float("nan"), float("nan")
+    return fields.get("Rss", 0) / 1024, fields.get("Pss", 0) / 1024
+
+
+# -- 1. cards: import, load, cache --------------------------------------------------------
+def section_cards(ctx: Context) -> list[Row]:
+    name = "cards"
+    say("== 1. Cards: import, load from SQLite, load from the pool cache, index")
     source = source_from_env(str(ctx.args.cards))
     ctx.db_path = ctx.workdir / "mentalmagic.sqlite"
-
-    # Reading + parsing the snapshot alone, to split build_cards' time (not part of a start).
-    records, t_parse = timed(lambda: sum(1 for _ in source.records()))
-
     db = connect(ctx.db_path)
     try:
         n_cards, t_build = timed(build_cards, db, source)
-        current = is_current(db, source)
-    finally:
-        db.conn.close()
-    size_mb = ctx.db_path.stat().st_size / 1e6
-
-    db = connect(ctx.db_path)
-    try:
         pool, t_load = timed(load_pool, db)
     finally:
         db.conn.close()
-    ctx.pool = pool
-    ctx.finder = CandidateFinder(pool)
-    idx, t_index = timed(ctx.finder.index, FMT)  # what open_runtime builds: CostIndex(pool, "vintage")
-
-    # A second, standalone build of the same index: the index is cheap next to the pool.
-    _, t_index2 = timed(CostIndex, pool, FMT)
-
-    cold = t_build + t_load + t_index
-    warm = t_load + t_index
-    say(f"  snapshot            {ctx.args.cards}")
-    say(f"  cards / nameables   {n_cards:,} cards imported, {len(pool):,} in pool, "
-        f"{len(pool.nameables):,} nameable entries; tables current: {current}")
-    say(f"  build_cards         {t_build:6.2f} s   (fresh SQLite file, {size_mb:.1f} MB; "
-        f"read+parse of the snapshot alone: {t_parse:.2f} s = {t_parse / t_build:.0%} of it; {records:,} records)")
-    say(f"  load_pool           {t_load:6.2f} s")
-    say(f"  CostIndex(vintage)  {t_index:6.2f} s   ({idx.size:,} filings under {len(idx.by_cost):,} concrete "
-        f"costs; rebuilt standalone: {t_index2:.2f} s)")
-    say(f"  start, cards stored {warm:6.2f} s   (load_pool + index; load_pool is {t_load / warm:.0%})")
-    say(f"  start, first import {cold:6.2f} s   (build_cards + load_pool + index)")
-    return [
-        Row(name, "build_cards", t_build, "s"),
-        Row(name, "load_pool", t_load, "s"),
-        Row(name, "CostIndex(vintage)", t_index, "s"),
-        Row(name, "start, cards stored (load+index)", warm, "s"),
-        Row(name, "start, first import (build+load+index)", cold, "s"),
-    ]
+    _, t_index = timed(CostIndex, pool, FMT)
+    _, t_first = timed(read_finder, ctx.db_path)  # builds and writes the cache
+    reps = [timed(read_finder, ctx.db_path)[1] for _ in range(3)]
+    ctx.finder = read_finder(ctx.db_path)
+    ctx.pool = ctx.finder.pool
+    t_cached = statistics.median(reps)
+    size = pool_cache_path(ctx.db_path).stat().st_size / 1e6
+    say(f"  build_cards            {t_build:6.2f} s   {n_cards:,} cards, {len(pool.nameables):,} nameable entries")
+    say(f"  load_pool (SQLite)     {t_load:6.2f} s   + CostIndex({FMT}) {t_index:.2f} s: a start without the cache")
+    say(f"  read_finder (cache)    {t_cached:6.2f} s   pool + {FMT} index unpickled ({size:.0f} MB file; "
+        f"first read, which writes it: {t_first:.2f} s)")
+    return [Row(name, "build_cards", t_build, "s"), Row(name, "load_pool + index (no cache)", t_load + t_index, "s"),
+            Row(name, "read_finder from the cache", t_cached, "s")]
 
 
-# -- 2. candidates in process: index against a brute-force scan ----------------------------
-def brute_candidates(pool: CardPool, printed: Card, fmt: str = FMT) -> list:
-    """What the index answers, by scanning every nameable (the reference to beat)."""
-    costs = printed.printed_costs
-    excluded = printed.face_names
-    seen: set[str] = set()
-    out = []
-    for n in pool.nameables:
-        if n.key in excluded or n.key in seen:
-            continue
-        if pool.refusal(n.card, fmt) is None and any(n.cost.matches(pc) for pc in costs):
+# -- 2. candidates in process: index cold and warm, against a fair brute-force scan ---------
+class Brute:
+    """The same job as the index without one: the format and ban list filtered once, then a scan."""
+
+    def __init__(self, pool: CardPool, fmt: str):
+        self.allowed = [n for n in pool.nameables if pool.refusal(n.card, fmt) is None]
+
+    def candidates(self, printed: Card) -> list:
+        concrete = {c for pc in printed.printed_costs for c in pc.instantiations()}
+        excluded, seen, out = printed.face_names, set(), []
+        for n in self.allowed:
+            if n.key in excluded or n.key in seen or concrete.isdisjoint(n.cost.instantiations()):
+                continue
             seen.add(n.key)
             out.append(n)
-    return out
+        return out
 
 
-def section_candidates(ctx: Context) -> list[Row]:
-    name = "candidates"
+def section_index(ctx: Context) -> list[Row]:
+    name = "index"
     a = ctx.args
-    say(f"== 2. finder.candidates(printed=card) in process, format {FMT}")
+    say(f"== 2. Candidates in process ({FMT}): index cold (no remembered answers) and warm, fair brute force")
     finder, pool = ctx.finder, ctx.pool
     sample = ctx.printed_sample("candidates", a.queries)
+    idx = finder.index(FMT)
+    brute, t_brute_build = timed(Brute, pool, FMT)
 
-    for card in sample[:200]:  # warm-up (the index itself is already built)
-        finder.candidates(printed=card, fmt=FMT)
-    lat, counts = [], []
+    cold = []
     for card in sample:
-        t = time.perf_counter()
-        res = finder.candidates(printed=card, fmt=FMT)
-        lat.append(time.perf_counter() - t)
-        counts.append(len(res.candidates))
-
-    brute_sample = sample[: a.brute]
+        idx._answers.clear()  # nothing remembered: every query unions the filings afresh
+        cold.append(timed(finder.candidates, printed=card, fmt=FMT)[1])
+    warm = [timed(finder.candidates, printed=card, fmt=FMT)[1] for card in sample]
+    bsample = sample[: a.brute]
     blat, mismatches = [], 0
-    for card in brute_sample:
-        t = time.perf_counter()
-        got = brute_candidates(pool, card)
-        blat.append(time.perf_counter() - t)
-        want = finder.candidates(printed=card, fmt=FMT).candidates
-        mismatches += [n.key for n in got] != [n.key for n in want]
-    # The index on exactly the brute-force sample, so the ratio compares like with like.
-    same = [lat[i] for i in range(len(brute_sample))]
-
-    med, p99 = statistics.median(lat) * 1e6, percentile(lat, 99) * 1e6
-    bmed, bp99 = statistics.median(blat) * 1e6, percentile(blat, 99) * 1e6
-    speedup = statistics.median(blat) / statistics.median(same)
-    speedup_all = bmed / med
-    say(f"  index    n={len(lat):>5}  median {med:9,.0f} us   p99 {p99:9,.0f} us   "
-        f"(mean {statistics.fmean(lat) * 1e6:,.0f} us, max {max(lat) * 1e6:,.0f} us)")
-    say(f"  brute    n={len(blat):>5}  median {bmed:9,.0f} us   p99 {bp99:9,.0f} us   "
-        f"(scan of {len(pool.nameables):,} nameables; answers differ from the index's on "
-        f"{mismatches} of {len(blat)})")
-    say(f"  speed-up brute/index  x{speedup:,.0f} on the same {len(blat)} cards "
-        f"(x{speedup_all:,.0f} against the index's median over all {len(lat)})")
-    say(f"  answers  candidates per card: median {statistics.median(counts):,.0f}, "
-        f"p99 {percentile(counts, 99):,.0f}, max {max(counts):,}  "
-        f"-> {sum(lat) / max(1, sum(counts)) * 1e9:,.0f} ns per candidate returned (total time / total candidates)")
-    slow = sorted(zip(lat, sample, counts, strict=True), key=lambda x: x[0], reverse=True)[:3]
-    say("  slowest  " + "; ".join(f"{c.name} ({c.mana_cost_text or 'no mana cost'}, {k:,} candidates, "
-                                   f"{t * 1e6:,.0f} us)"
-                                   for t, c, k in slow))
-    return [
-        Row(name, "index median", med, "us"),
-        Row(name, "index p99", p99, "us"),
-        Row(name, "brute median", bmed, "us"),
-        Row(name, "brute p99", bp99, "us"),
-        Row(name, "speed-up brute/index (median, same cards)", speedup, "x"),
-    ]
+    for card in bsample:
+        got, t = timed(brute.candidates, card)
+        blat.append(t)
+        mismatches += [n.key for n in got] != [n.key for n in finder.candidates(printed=card, fmt=FMT).candidates]
+    med = {k: statistics.median(v) * 1e6 for k, v in (("cold", cold), ("warm", warm), ("brute", blat))}
+    same_cold = statistics.median(cold[: len(bsample)]) * 1e6
+    say(f"  index cold   median {med['cold']:8,.0f} us   p99 {percentile(cold, 99) * 1e6:8,.0f} us   n={len(cold)}")
+    say(f"  index warm   median {med['warm']:8,.0f} us   p99 {percentile(warm, 99) * 1e6:8,.0f} us")
+    say(f"  brute force  median {med['brute']:8,.0f} us   p99 {percentile(blat, 99) * 1e6:8,.0f} us   n={len(blat)} "
+        f"(filter built once in {t_brute_build * 1e3:.0f} ms; answers differ on {mismatches})")
+    say(f"  brute / cold index on the same cards: x{statistics.median(blat) * 1e6 / same_cold:,.1f}")
+    return [Row(name, "index cold median", med["cold"], "us"), Row(name, "index warm median", med["warm"], "us"),
+            Row(name, "brute force median", med["brute"], "us")]
 
 
 # -- 2b. the same within a commander's colour identity (903.5c, #10) --------------------------
@@ -243,261 +291,262 @@ IDENTITIES = {"Krenko, Mob Boss": "R", "Mayael the Anima": "WRG", "Thrasios + Ty
 
 
 def section_identity(ctx: Context) -> list[Row]:
-    """finder.candidates(printed=card, identity=...) on the sample of section 2: the filter runs on
-    the remembered list of a cost, so it must cost the index nothing it can feel."""
+    """Section 2's sample within four identities: the filter must not cost the index its speed."""
     name = "identity"
     finder = ctx.finder
-    sample = ctx.printed_sample("candidates", ctx.args.queries)  # the same cards as section 2
-    say(f"== 2b. finder.candidates(printed=card, identity=...) in process, format {FMT}, "
-        f"{len(sample)} cards; cold = first time per (cost, identity)")
-
-    def run(identity) -> list[float]:
-        lat = []
+    sample = ctx.printed_sample("candidates", ctx.args.queries)
+    idx = finder.index(FMT)
+    say(f"== 2b. Candidates in process ({FMT}) within a commander's colour identity, same cards as 2")
+    rows = []
+    for label, letters in {"no identity": None, **IDENTITIES}.items():
+        identity = None if letters is None else frozenset(letters)
+        cold = []
         for card in sample:
-            t = time.perf_counter()
-            finder.candidates(printed=card, fmt=FMT, identity=identity)
-            lat.append(time.perf_counter() - t)
-        return lat
-
-    base = run(None)
-    say(f"  {'no identity':<26} median {statistics.median(base) * 1e6:7,.0f} us   "
-        f"p99 {percentile(base, 99) * 1e6:7,.0f} us")
-    rows = [Row(name, "no identity median", statistics.median(base) * 1e6, "us")]
-    for label, letters in IDENTITIES.items():
-        identity = frozenset(letters)
-        cold, warm = run(identity), run(identity)
-        say(f"  {label + ' (' + (letters or '-') + ')':<26} median {statistics.median(warm) * 1e6:7,.0f} us   "
-            f"p99 {percentile(warm, 99) * 1e6:7,.0f} us   (cold: median {statistics.median(cold) * 1e6:,.0f} us, "
-            f"p99 {percentile(cold, 99) * 1e6:,.0f} us)")
-        rows.append(Row(name, f"{label} median", statistics.median(warm) * 1e6, "us"))
+            idx._answers.clear()  # nothing remembered, not even the cost's list without identity
+            cold.append(timed(finder.candidates, printed=card, fmt=FMT, identity=identity)[1])
+        warm = [timed(finder.candidates, printed=card, fmt=FMT, identity=identity)[1] for card in sample]
+        med_cold, med_warm = statistics.median(cold) * 1e6, statistics.median(warm) * 1e6
+        shown = label if letters is None else f"{label} ({letters or '-'})"
+        say(f"  {shown:<26} cold median {med_cold:7,.0f} us"
+            f"   warm median {med_warm:7,.0f} us   warm p99 {percentile(warm, 99) * 1e6:7,.0f} us")
+        rows.append(Row(name, f"{label} warm median", med_warm, "us"))
     return rows
 
 
-# -- 3. HTTP under waitress: /api/v1/candidates against a trivial route ---------------------
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# -- 3. HTTP with wrk, routes interleaved in rounds ------------------------------------------
+def wrk_script(path: Path, paths: list[str], token: str | None = None) -> Path:
+    lines = ["local paths = {", *[f'  "{p}",' for p in paths], "}"]
+    lines.append(f'local headers = {{["Authorization"] = "Bearer {token}"}}' if token else "local headers = {}")
+    lines += ["local i = 0", "request = function()", "  i = i + 1",
+              '  return wrk.format("GET", paths[(i % #paths) + 1], headers)', "end"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
-class Server:
-    """Waitress on 127.0.0.1 in a background thread of this process; stop() ends it."""
-
-    def __init__(self, app, threads: int):
-        from waitress import create_server
-
-        # Queue-depth warnings are expected when clients outnumber threads; keep the report clean.
-        logging.getLogger("waitress.queue").setLevel(logging.ERROR)
-        self.server = create_server(app, host="127.0.0.1", port=free_port(), threads=threads,
-                                    connection_limit=64, channel_timeout=30)
-        self.port = self.server.effective_port
-        self.thread = threading.Thread(target=self.server.run, name="bench-waitress", daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
-    def stop(self):
-        srv = self.server
-        srv.close()  # stop listening
-        for ch in list(srv._map.values()):  # any channel a client left open
-            try:
-                ch.close()
-            except OSError:
-                pass
-        srv.task_dispatcher.shutdown(timeout=5)
-        self.thread.join(timeout=5)
-
-
-def load(port: int, paths: list[str], ctx: Context) -> dict:
-    """Run the load generator in its own process (its own GIL) and time the server side.
-
-    The generator prints "go" and "done" around its measured window; this process reads
-    its own CPU clock at those two lines, which gives the server's CPU use in the window
-    (100% = one core, the most one Python process can use under the GIL).
-    """
+def run_wrk(ctx: Context, port: int, script: Path, seconds: float | None = None) -> dict:
     a = ctx.args
-    job = {"host": "127.0.0.1", "port": port, "paths": paths, "connections": a.connections,
-           "requests": a.requests, "warmup": a.warmup, "max_seconds": a.max_seconds}
-    proc = subprocess.Popen([sys.executable, str(LOADGEN)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    watchdog = threading.Timer(a.max_seconds + 60, proc.kill)  # the generator bounds itself; belt and braces
-    watchdog.start()
-    try:
-        proc.stdin.write(json.dumps(job))
-        proc.stdin.close()
-        marks, result = {}, None
-        for line in proc.stdout:
-            line = line.strip()
-            if line in ("go", "done"):
-                marks[line] = (cpu_seconds(), time.perf_counter())
-            elif line.startswith("{"):
-                result = json.loads(line)
-        err = proc.stderr.read()
-        proc.wait()
-    finally:
-        watchdog.cancel()
-    if proc.returncode != 0 or result is None or len(marks) != 2:
-        raise RuntimeError(f"load generator failed (exit {proc.returncode}):\n{err}")
-    (cpu0, t0), (cpu1, t1) = marks["go"], marks["done"]
-    result["rps"] = result["completed"] / result["elapsed"] if result["elapsed"] else 0.0
-    result["server_cpu"] = (cpu1 - cpu0) / (t1 - t0)
-    result["client_cpu"] = result["cpu"] / result["elapsed"] if result["elapsed"] else 0.0
-    return result
+    seconds = max(1, round(seconds or a.seconds))  # wrk takes whole seconds
+    out = subprocess.run(["wrk", "-t1", f"-c{a.connections}", f"-d{seconds}s", "--timeout", "10s",
+                          "-s", str(script), f"http://127.0.0.1:{port}"],
+                         capture_output=True, text=True, timeout=seconds + 60, check=True).stdout
+    res = {"rps": 0.0, "non2xx": 0, "errors": ""}
+    for line in out.splitlines():
+        s = line.strip()
+        if s.startswith("Requests/sec:"):
+            res["rps"] = float(s.split()[1])
+        elif s.startswith("Non-2xx"):
+            res["non2xx"] = int(s.split()[-1])
+        elif s.startswith("Socket errors"):
+            res["errors"] = s
+    return res
+
+
+def make_game(port: int, library: list[str], draws: int = 0) -> dict:
+    """A game of ``library``; each player draws ``draws`` cards, so the judge's read shows them."""
+    status, game = request(port, "POST", "/api/v1/games",
+                           {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": library})
+    if status != 201:
+        raise RuntimeError(f"game refused: {game}")
+    for p in game["players"]:
+        if draws:
+            status, body = request(port, "POST", f"/api/v1/games/{game['id']}/actions",
+                                   {"type": "draw", "count": draws}, p["token"])
+            if status != 200:
+                raise RuntimeError(f"draw refused: {body}")
+    return game
 
 
 def section_http(ctx: Context) -> list[Row]:
     name = "http"
     a = ctx.args
-    say(f"== 3. HTTP under waitress (threads={a.threads}), {a.connections} keep-alive connections, "
-        f"{a.requests:,} requests per route (cap {a.max_seconds:g} s)")
-    from mentalmagic.runtime import Runtime
-    from mentalmagic.web import create_app
+    say(f"== 3. HTTP with wrk ({a.connections} connections, {a.seconds:g} s a route, {a.rounds} interleaved rounds)")
+    scripts = ctx.workdir / "wrk"
+    scripts.mkdir(exist_ok=True)
+    cards = ctx.printed_sample("http", 2000)
+    rng = ctx.rng("autocomplete")
+    prefixes = [c.name[: rng.randint(2, 5)] for c in ctx.printed_sample("autocomplete", 2000)]
+    routes = {
+        "health": ["/api/v1/health"],
+        "trivial": ["/bench/trivial"],
+        "candidates": [f"/api/v1/candidates?printed={quote(c.name, safe='')}" for c in cards],
+        "candidates_limit50": [f"/api/v1/candidates?printed={quote(c.name, safe='')}&limit=50" for c in cards],
+        "autocomplete": [f"/api/v1/cards?q={quote(p, safe='')}" for p in prefixes],
+    }
+    library = [c.name for c in ctx.printed_sample("judge", 300)]
+    servers = [("gunicorn", a.workers), ("waitress", 1)]
+    results: dict[str, dict[str, list[float]]] = {}
+    rows = []
+    for server, workers in servers:
+        label = f"{server} x{workers}"
+        with Server(ctx, server, workers) as srv:
+            game = make_game(srv.port, library, draws=100)  # 200 of the 300 cards out of the library
+            jpaths = {**routes, "judge_game": [f"/api/v1/games/{game['id']}"]}
+            files = {r: wrk_script(scripts / f"{r}.lua", p, game["judge_token"] if r == "judge_game" else None)
+                     for r, p in jpaths.items()}
+            if a.warmup:  # every route once, unmeasured: answers remembered as in service
+                for f in files.values():
+                    run_wrk(ctx, srv.port, f, 1)
+            per = results[label] = {r: [] for r in files}
+            bad = {}
+            for _ in range(a.rounds):
+                for r, f in files.items():
+                    res = run_wrk(ctx, srv.port, f)
+                    per[r].append(res["rps"])
+                    if res["non2xx"] or res["errors"]:
+                        bad[r] = (res["non2xx"], res["errors"])
+            mem = [memory_mib(p) for p in srv.pids()]
+        say(f"  -- {label}" + (f"   NON-2xx/errors: {bad}" if bad else ""))
+        for r, v in per.items():
+            ratio = statistics.median([x / h for x, h in zip(v, per["health"], strict=True)])
+            say(f"  {r:<20} {statistics.median(v):9,.0f} req/s   ratio to /health {ratio:5.2f}   "
+                f"(rounds: {', '.join(f'{x:,.0f}' for x in v)})")
+            rows.append(Row(name, f"{label} {r}", statistics.median(v), "req/s"))
+            if server == "gunicorn" and r in ("candidates", "autocomplete", "judge_game"):
+                ctx.ratios[r] = ratio
+        roles = ["master", *["worker"] * (len(mem) - 1)] if server == "gunicorn" else ["process"]
+        say("  memory  " + "; ".join(f"{role} RSS {rss:,.0f} MiB, PSS {pss:,.0f} MiB"
+                                     for role, (rss, pss) in zip(roles, mem, strict=False)))
+        for i, (rss, pss) in enumerate(mem):
+            rows.append(Row("memory", f"{label} process {i} RSS/PSS", rss, f"MiB (PSS {pss:,.0f})"))
+    g, w = results[f"gunicorn x{a.workers}"], results["waitress x1"]
+    say(f"  multi/single process: health x{statistics.median(g['health']) / statistics.median(w['health']):.2f}, "
+        f"candidates x{statistics.median(g['candidates']) / statistics.median(w['candidates']):.2f}")
+    return rows
 
-    rt = Runtime(db_path=ctx.db_path, pool=ctx.pool, finder=ctx.finder)
-    app = create_app({"DATABASE": str(ctx.db_path), "RUNTIME": rt})
-    app.add_url_rule("/bench/trivial", "bench_trivial", lambda: {"ok": True})  # Flask's own floor
-    ctx.extra["app"] = app
 
-    cards = ctx.printed_sample("http", a.requests)
-    cand_paths = [f"/api/v1/candidates?printed={quote(c.name, safe='')}&limit=50" for c in cards]
-    routes = [("trivial", ["/bench/trivial"]), ("candidates", cand_paths)]
+# -- 4. starting: from the command to the first answer ----------------------------------------
+def section_start(ctx: Context) -> list[Row]:
+    name = "start"
+    a = ctx.args
+    say("== 4. From the command to the first answer (`mentalmagic serve`, the default server)")
+    serve = [str(MENTALMAGIC), "serve"]
+    restart = []
+    for _ in range(a.starts):
+        srv = Server(ctx, cmd=serve)
+        try:
+            restart.append(srv.start())
+        finally:
+            srv.stop()
+    nocache = []
+    for _ in range(a.starts):
+        pool_cache_path(ctx.db_path).unlink(missing_ok=True)
+        srv = Server(ctx, cmd=serve)
+        try:
+            nocache.append(srv.start())
+        finally:
+            srv.stop()
+    fresh = []
+    for i in range(max(1, a.starts - 1)):
+        srv = Server(ctx, cmd=serve, db_path=ctx.workdir / f"fresh{i}" / "mentalmagic.sqlite")
+        try:
+            fresh.append(srv.start())
+        finally:
+            srv.stop()
+    cli = []
+    for _ in range(a.starts):
+        t = time.perf_counter()
+        subprocess.run([str(MENTALMAGIC), "candidates", "Boros Guildmage"], env=ctx.env(), check=True,
+                       capture_output=True)
+        cli.append(time.perf_counter() - t)
+    ctx.ratios["restart_s"] = statistics.median(restart)
+    each = ", ".join(f"{x:.2f}" for x in restart)
+    say(f"  restart, cards stored    median {statistics.median(restart):5.2f} s   ({each})")
+    say(f"  restart, no pool cache   median {statistics.median(nocache):5.2f} s   (the cache rebuilt each time)")
+    say(f"  first start, fresh DB    median {statistics.median(fresh):5.2f} s   (imports the snapshot)")
+    say(f"  CLI candidates 'Boros Guildmage'  median {statistics.median(cli):5.2f} s")
+    return [Row(name, "restart, cards stored", statistics.median(restart), "s"),
+            Row(name, "restart, no pool cache", statistics.median(nocache), "s"),
+            Row(name, "first start, fresh database", statistics.median(fresh), "s"),
+            Row(name, "CLI candidates", statistics.median(cli), "s")]
 
-    results = {}
-    with Server(app, a.threads) as srv:  # stopped on leaving, even on error
-        for label, paths in routes:
-            r = results[label] = load(srv.port, paths, ctx)
-            lat = r["latencies_us"]
-            bad = {k: v for k, v in r["statuses"].items() if k != "200"}
-            say(f"  {label:<10}  {r['rps']:8,.0f} req/s   {r['completed']:,} in {r['elapsed']:.2f} s   "
-                f"latency median {statistics.median(lat):7,.0f} us  p99 {percentile(lat, 99):7,.0f} us   "
-                f"server CPU {r['server_cpu']:.0%}  client CPU {r['client_cpu']:.0%}"
-                + (f"   NON-200: {bad}" if bad else "") + (f"   ERRORS: {r['errors'][:3]}" if r["errors"] else ""))
-    ratio = results["candidates"]["rps"] / results["trivial"]["rps"]
-    per_req_extra = 1e6 / results["candidates"]["rps"] - 1e6 / results["trivial"]["rps"]
-    say(f"  ratio candidates/trivial  {ratio:.2f}  (a candidates request costs "
-        f"{per_req_extra:,.0f} us more server time than Flask+waitress's floor of "
-        f"{1e6 / results['trivial']['rps']:,.0f} us)")
-    return [
-        Row(name, "trivial route", results["trivial"]["rps"], "req/s"),
-        Row(name, "candidates limit=50", results["candidates"]["rps"], "req/s"),
-        Row(name, "ratio candidates/trivial", ratio, ""),
-    ]
+
+# -- 5. games through HTTP ------------------------------------------------------------------------
+def sqlite_inserts(path: Path, n: int) -> float:
+    """Raw durable inserts per second on the same disk: WAL, synchronous=FULL, one transaction each."""
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, game TEXT, seq INTEGER, data TEXT)")
+    payload = json.dumps({"type": "draw", "player": "p1", "cards": ["c" * 12], "count": 1})
+    t = time.perf_counter()
+    for i in range(n):
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO events (game, seq, data) VALUES (?, ?, ?)", ("g", i, payload))
+        conn.execute("COMMIT")
+    rate = n / (time.perf_counter() - t)
+    conn.close()
+    return rate
 
 
-# -- 4. the game ledger: actions through the API, and rebuilding a game from its log -------------
-def _post(conn, path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    conn.request("POST", path, body=json.dumps(body), headers=headers)
-    resp = conn.getresponse()
-    return resp.status, json.loads(resp.read())
+def play(port: int, game: dict, n: int) -> tuple[float, list[float]]:
+    """``n`` durable actions by one bot on one keep-alive connection: a draw, then that card back."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    path, token = f"/api/v1/games/{game['id']}/actions", game["players"][0]["token"]
+    lat, drawn = [], None
+    t0 = time.perf_counter()
+    for i in range(n):
+        t = time.perf_counter()
+        if i % 2 == 0:
+            status, body = request(port, "POST", path, {"type": "draw", "count": 1}, token, conn)
+            drawn = body["event"]["data"]["cards"][0] if status == 200 else None
+        else:
+            status, body = request(port, "POST", path, {"type": "move", "card": drawn, "to": "library",
+                                                        "position": "bottom"}, token, conn)
+        lat.append(time.perf_counter() - t)
+        if status != 200:
+            raise RuntimeError(f"action {i} refused: {body}")
+    conn.close()
+    return n / (time.perf_counter() - t0), lat
 
 
 def section_games(ctx: Context) -> list[Row]:
-    """Actions per second through real HTTP with durable commits (WAL, synchronous=FULL),
-    and the time to rebuild a 1,000-event game from its stored log (a restart's first read)."""
-    import http.client
-
-    from mentalmagic.runtime import Runtime
-    from mentalmagic.storage.gamedb import GameStore
-    from mentalmagic.web import create_app
-
     name = "games"
     a = ctx.args
-    say(f"== 4. Game ledger: {a.actions:,} actions through HTTP (one bot, keep-alive), then a rebuild")
-    app = ctx.extra.get("app") or create_app(
-        {"DATABASE": str(ctx.db_path), "RUNTIME": Runtime(db_path=ctx.db_path, pool=ctx.pool, finder=ctx.finder)})
+    say(f"== 5. Games through HTTP (gunicorn x{a.workers}): durable actions, and long games read by another process")
+    rows = []
     library = [c.name for c in ctx.printed_sample("games", 300)]
-    with Server(app, a.threads) as srv:
-        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30)
-        status, game = _post(conn, "/api/v1/games", {"players": [{"name": "Ana"}, {"name": "Bob"}],
-                                                     "library": library})
-        assert status == 201, game
-        path, token = f"/api/v1/games/{game['id']}/actions", game["players"][0]["token"]
-        lat = []
-        t0 = time.perf_counter()
-        for i in range(a.actions):
-            # a draw, then the drawn card back under the library: every pair is two durable events
-            t = time.perf_counter()
-            if i % 2 == 0:
-                status, body = _post(conn, path, {"type": "draw", "count": 1}, token)
-                drawn = body["event"]["data"]["cards"][0] if status == 200 else None
-            else:
-                status, body = _post(conn, path, {"type": "move", "card": drawn, "to": "library",
-                                                  "position": "bottom"}, token)
-            lat.append((time.perf_counter() - t) * 1e6)
-            if status != 200:
-                raise RuntimeError(f"action {i} refused: {body}")
-        elapsed = time.perf_counter() - t0
-        conn.close()
-    aps = a.actions / elapsed
-    say(f"  actions   {aps:8,.0f} actions/s   {a.actions:,} in {elapsed:.2f} s   latency median "
-        f"{statistics.median(lat):7,.0f} us  p99 {percentile(lat, 99):7,.0f} us   (each one transaction, fsynced)")
-
-    # The same game, now {a.actions} events long, read by a store with an empty cache: a restart.
-    fresh = GameStore(ctx.db_path, ctx.finder)
-    (loaded, t_rebuild) = timed(fresh.load, game["id"])
-    assert loaded.state.seq == a.actions
-    reps = [timed(GameStore(ctx.db_path, ctx.finder).load, game["id"])[1] for _ in range(5)]
-    t_med = statistics.median(reps + [t_rebuild])
-    say(f"  rebuild   {t_med * 1e3:8.1f} ms   to read and fold a {loaded.state.seq:,}-event game "
-        f"from SQLite with an empty cache (median of 6)")
-    return [
-        Row(name, "actions through HTTP", aps, "actions/s"),
-        Row(name, "action latency median", statistics.median(lat), "us"),
-        Row(name, f"rebuild a {loaded.state.seq:,}-event game", t_med * 1e3, "ms"),
-    ]
-
-
-SECTIONS: list[Callable[[Context], list[Row]]] = [
-    section_import, section_candidates, section_identity, section_http, section_games,
-]
+    raw = sqlite_inserts(ctx.workdir / "raw-inserts.sqlite", a.actions)
+    with Server(ctx, "gunicorn", a.workers) as srv:
+        game = make_game(srv.port, library)
+        aps, lat = play(srv.port, game, a.actions)
+        ctx.ratios["actions_vs_sqlite"] = aps / raw
+        say(f"  actions        {aps:8,.0f} /s   latency median {statistics.median(lat) * 1e3:.1f} ms, "
+            f"p99 {percentile(lat, 99) * 1e3:.1f} ms")
+        say(f"  raw inserts    {raw:8,.0f} /s   (sqlite3, WAL, synchronous=FULL, a transaction each, same disk)")
+        say(f"  ratio          {aps / raw:8.2f}")
+        rows += [Row(name, "actions through HTTP", aps, "/s"), Row(name, "raw fsynced SQLite inserts", raw, "/s")]
+        # Long games: one server writes them; a second process reads them.
+        long_games = {}
+        for n in a.events:
+            g = make_game(srv.port, library)
+            play(srv.port, g, n)
+            long_games[n] = g
+        with Server(ctx, "waitress") as reader:
+            for n, g in long_games.items():
+                path, judge = f"/api/v1/games/{g['id']}", g["judge_token"]
+                (_, _), t_first = timed(request, reader.port, "GET", path, None, judge)
+                cached = statistics.median([timed(request, reader.port, "GET", path, None, judge)[1]
+                                            for _ in range(5)])
+                after = []
+                for _ in range(3):  # the writer adds two events; the reader reads next
+                    play(srv.port, g, 2)
+                    after.append(timed(request, reader.port, "GET", path, None, judge)[1])
+                (_, events), t_events = timed(request, reader.port, "GET", f"{path}/events", None, judge)
+                size = len(json.dumps(events))
+                say(f"  {n:>6,}-event game: first read by another process {t_first * 1e3:7.1f} ms, "
+                    f"unchanged {cached * 1e3:5.1f} ms, after the writer added 2 events "
+                    f"{statistics.median(after) * 1e3:7.1f} ms; GET /events {t_events * 1e3:6.1f} ms "
+                    f"({size / 1e3:,.0f} kB)")
+                rows += [Row(name, f"{n}-event game, first read (rebuild)", t_first * 1e3, "ms"),
+                         Row(name, f"{n}-event game, read after another process wrote",
+                             statistics.median(after) * 1e3, "ms")]
+    say("  (phase 2 of issue 8 will add: /events paged by since/limit, and games with every action type;"
+        " the figures above go through HTTP so they stay comparable)")
+    return rows
 
 
-# -- --profile: where the time goes (run after every measurement, so it skews none) --------
-def profile_report(ctx: Context) -> None:
-    """cProfile of load_pool, of finder.candidates and of the candidates view (Flask test client)."""
-    import cProfile
-    import io
-    import pstats
-
-    def show(title: str, fn: Callable[[], object], n: int = 14) -> None:
-        prof = cProfile.Profile()
-        prof.enable()
-        fn()
-        prof.disable()
-        out = io.StringIO()
-        pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime").print_stats(n)
-        lines = out.getvalue().splitlines()
-        table = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("ncalls"))
-        say(f"-- profile: {title}")
-        for ln in lines[table:]:
-            if ln.strip():
-                say("  " + ln)
-
-    def load_again():
-        db = connect(ctx.db_path)
-        try:
-            load_pool(db)
-        finally:
-            db.conn.close()
-
-    sample = ctx.printed_sample("profile", 1000)
-    say()
-    say("== Profiles (cProfile, sorted by own time; profiling slows every call, read shares not times)")
-    show("load_pool", load_again)
-    show("finder.candidates x1000", lambda: [ctx.finder.candidates(printed=c, fmt=FMT) for c in sample])
-    app = ctx.extra.get("app")
-    if app is not None:
-        client = app.test_client()
-        paths = [f"/api/v1/candidates?printed={quote(c.name, safe='')}&limit=50" for c in sample]
-        show("GET /api/v1/candidates?limit=50 x1000 (test client, no server)",
-             lambda: [client.get(p) for p in paths])
+SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_identity, section_http,
+                                                    section_start, section_games]
 
 
 # -- driver ---------------------------------------------------------------------------------
@@ -505,15 +554,17 @@ def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cards", type=Path, default=DEFAULT_CARDS, help="AtomicCards snapshot (.json/.gz/.xz)")
     p.add_argument("--seed", type=int, default=704, help="seed of every random sample (default 704)")
-    p.add_argument("--queries", type=int, default=3000, help="printed cards asked of the index")
-    p.add_argument("--brute", type=int, default=40, help="printed cards asked of the brute-force scan")
-    p.add_argument("--requests", type=int, default=3000, help="HTTP requests per route")
-    p.add_argument("--warmup", type=int, default=100, help="unmeasured HTTP requests per route")
-    p.add_argument("--connections", type=int, default=8, help="concurrent keep-alive client connections")
-    p.add_argument("--threads", type=int, default=4, help="waitress worker threads")
-    p.add_argument("--max-seconds", type=float, default=10.0, help="time cap per HTTP route")
-    p.add_argument("--actions", type=int, default=1000, help="game actions sent through HTTP (and events rebuilt)")
-    p.add_argument("--profile", action="store_true", help="after the figures, print cProfile tables")
+    p.add_argument("--queries", type=int, default=2000, help="printed cards asked of the index")
+    p.add_argument("--brute", type=int, default=200, help="printed cards asked of the brute-force scan")
+    p.add_argument("--connections", type=int, default=8, help="wrk's keep-alive connections")
+    p.add_argument("--seconds", type=int, default=2, help="wrk's time per route and round")
+    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds over every route")
+    p.add_argument("--no-warmup", dest="warmup", action="store_false", help="skip the unmeasured first pass")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (default: cores)")
+    p.add_argument("--starts", type=int, default=3, help="server starts timed per case")
+    p.add_argument("--actions", type=int, default=400, help="durable actions timed (and raw inserts)")
+    p.add_argument("--events", type=lambda s: [int(x) for x in s.split(",")], default=[1000, 10000],
+                   help="lengths of the long games read by another process (default 1000,10000)")
     return p.parse_args(argv)
 
 
@@ -523,26 +574,28 @@ def main(argv=None) -> int:
     if not args.cards.is_file():
         print(f"bench: no card snapshot at {args.cards} (pass --cards)", file=sys.stderr)
         return 2
+    if not shutil.which("wrk"):
+        print("bench: needs wrk (apt-get install wrk; `make bench` installs it)", file=sys.stderr)
+        return 2
     say(f"Mental Magic arbiter bench — Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, seed {args.seed}, "
         f"load average {os.getloadavg()[0]:.2f} (other work on the machine skews every figure)")
     rows: list[Row] = []
     t_all = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="mentalmagic-bench-") as tmp:
+    (ROOT / "instance").mkdir(exist_ok=True)  # the disk the arbiter's own database is on
+    with tempfile.TemporaryDirectory(prefix="bench-", dir=ROOT / "instance") as tmp:
         ctx = Context(args=args, workdir=Path(tmp))
         for section in SECTIONS:
             say()
             rows += section(ctx)
-        total = time.perf_counter() - t_all
-        if args.profile:
-            profile_report(ctx)
-
     say()
     say("== Summary")
     w = max(len(f"{r.section}: {r.metric}") for r in rows)
     for r in rows:
-        say(f"  {f'{r.section}: {r.metric}':<{w}}  {r.text():>14}")
-    say(f"  {'bench wall time':<{w}}  {fmt_num(total) + ' s':>14}")
-    say(f"  {'load average (1 min) at the end':<{w}}  {os.getloadavg()[0]:>14.2f}")
+        say(f"  {f'{r.section}: {r.metric}':<{w}}  {r.value:>12,.2f} {r.unit}")
+    say(f"  bench wall time {time.perf_counter() - t_all:.0f} s, load average at the end {os.getloadavg()[0]:.2f}")
+    r = ctx.ratios
+    say("ratios: " + " ".join(f"{k}={r[k]:.2f}" if k in r else f"{k}=n/a"
+                              for k in ("candidates", "autocomplete", "judge_game", "actions_vs_sqlite", "restart_s")))
     return 0
 
 

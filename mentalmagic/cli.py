@@ -5,6 +5,7 @@ Works offline against the same SQLite database as the web app.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -29,6 +30,7 @@ def _runtime(ctx: click.Context):
     if "runtime" not in ctx.obj:
         try:
             rt = ctx.obj["runtime"] = open_runtime(ctx.obj["db"], rebuild=False)
+            gc.freeze()  # the pool lives as long as the command: no collection need walk it
             warning = stale_source(ctx.obj["db"])
         except (OSError, ValueError) as e:  # a bad MENTALMAGIC_CARDS or MENTALMAGIC_BANLIST
             _fail(e)
@@ -318,48 +320,56 @@ def self_check(ctx):
     click.echo(f"ok: {ctx.obj['db']} holds {len(rt.pool):,} cards from {rt.pool.info.source}")
 
 
+def _serving():
+    """The server settings (web/serving.py), imported only to serve: look-ups don't load Flask."""
+    from .web import serving
+
+    return serving
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")), show_default="$PORT or 5000")
-@click.option("--threads", type=int, default=8, show_default=True)
+@click.option("--server", type=click.Choice(["waitress", "gunicorn"]), default=lambda: _serving().default_server(),
+              show_default="waitress (gunicorn: only behind a buffering proxy)")
+@click.option("--workers", type=int, default=lambda: _serving().default_workers(),
+              show_default="$MENTALMAGIC_WORKERS or one per core (1 on Windows)", help="Server processes.")
+@click.option("--threads", type=int, default=None,
+              help="Threads per process (default 4 with gunicorn, 8 with waitress).")
 @click.pass_context
-def serve(ctx, host, port, threads):
-    """Serve the API and the lookup page with waitress (a production WSGI server).
+def serve(ctx, host, port, server, workers, threads):
+    """Serve the API and the pages with a production WSGI server (settings: web/serving.py).
 
     Refuses to start, with one line saying why and exit status 1, when the self-check fails.
     The limits and the access log are MENTALMAGIC_* settings (README, "Limits and logs").
     """
-    import waitress
-
     from .runtime import StartupError
-    from .settings import from_env, waitress_options
+    from .settings import from_env
     from .web import create_app
 
+    serving = _serving()
     try:
         settings = from_env()
+        # cards built and loaded once, before any worker starts
         app = create_app({"DATABASE": str(ctx.obj["db"]), "SETTINGS": settings})
     except (StartupError, ValueError) as e:
         raise click.ClickException(str(e)) from None
-    options = waitress_options(settings)
-    _raise_file_limit(options["connection_limit"])
-    click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards)")
+    serving.raise_file_limit(settings.connection_limit)
+
+    def ready():
+        click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards, "
+                   f"{server}, {workers} worker{'s' if workers != 1 else ''})")
+
     try:
-        waitress.serve(app, host=host, port=port, threads=threads, **options)
+        if server == "gunicorn":
+            serving.serve_gunicorn(app, host, port, workers, threads or serving.THREADS_PER_WORKER,
+                                   settings=settings, on_ready=ready)
+        else:
+            serving.serve_waitress(app, host, port, threads or serving.WAITRESS_THREADS,
+                                   settings=settings, on_ready=ready, workers=workers)
     except OSError as e:  # the port is taken, or the address isn't this machine's
         raise click.ClickException(f"cannot listen on {host}:{port} ({e.strerror or e}): "
                                    "stop what runs there or choose another --port") from None
-
-
-def _raise_file_limit(connections: int) -> None:
-    """Let the process hold as many sockets as the connection limit asks (up to the hard limit)."""
-    try:
-        import resource
-    except ImportError:  # Windows: no such limit to raise
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = connections + 64  # the database, the log, waitress's own descriptors
-    if soft != resource.RLIM_INFINITY and soft < want:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else min(want, hard), hard))
 
 
 if __name__ == "__main__":

@@ -40,6 +40,9 @@ class CostIndex:
         self.size = sum(len(v) for v in self.by_cost.values())
         self._answers: dict[tuple, tuple[Nameable, ...]] = {}
 
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_answers": {}}  # the filings are the index; answers refill on use
+
     def matching(self, costs: Iterable[ManaCost]) -> list[Nameable]:
         """Every entry some reading of which equals some reading of ``costs`` (D1), by name."""
         found: set[int] = set()
@@ -123,6 +126,15 @@ class CandidateFinder:
     def __init__(self, pool: CardPool):
         self.pool = pool
         self._indexes: dict[tuple[str, bool], CostIndex] = {}
+        self._filtered: dict[tuple, tuple[Nameable, ...]] = {}
+        self._lock = Lock()
+
+    def __getstate__(self) -> dict:  # a finder is cached with the indexes it built (storage/carddb.py)
+        return {"pool": self.pool, "_indexes": self._indexes}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._filtered = {}
         self._lock = Lock()
 
     def index(self, fmt: str, phyrexian_as_hybrid: bool = False) -> CostIndex:
@@ -134,6 +146,30 @@ class CandidateFinder:
                 if idx is None:
                     idx = self._indexes[key] = CostIndex(self.pool, *key)
         return idx
+
+    def names_for(
+        self,
+        costs: Iterable[ManaCost],
+        fmt: str = "vintage",
+        phyrexian_as_hybrid: bool = False,
+        type_: str | None = None,
+        keyword: str | None = None,
+        identity: Identity | None = None,
+    ) -> tuple[Nameable, ...]:
+        """One entry per name some reading of ``costs`` matches in ``fmt``, filtered (and within
+        ``identity``, 903.5c), by name; the printed card's own faces are still in it. The same
+        tuple object for the same question (while remembered), so an edge may key its own work on it."""
+        costs = tuple(costs)
+        found = self.index(fmt, phyrexian_as_hybrid).names_for(costs, identity)
+        if not (type_ or keyword):
+            return found
+        key = (costs, fmt, bool(phyrexian_as_hybrid), type_, keyword, identity)
+        filtered = self._filtered.get(key)
+        if filtered is None:
+            filtered = tuple(n for n in found if n.face.fits(type_, keyword))
+            if len(self._filtered) < 4096:  # filters typed by users must not grow it forever
+                self._filtered[key] = filtered
+        return filtered
 
     @staticmethod
     def printed_costs(printed: Card | None, cost: ManaCost | None) -> tuple[ManaCost, ...]:
@@ -161,12 +197,10 @@ class CandidateFinder:
         ``identity`` (a commander's, ``commander.identity_of``), only names within it (903.5c)."""
         fmt = check_format(fmt)
         costs = self.printed_costs(printed, cost)
-        found = self.index(fmt, phyrexian_as_hybrid).names_for(tuple(costs), identity)
+        found = self.names_for(costs, fmt, phyrexian_as_hybrid, type_, keyword, identity)
         if printed is not None:  # never the printed card itself, nor any face of it (704.1, D4)
             excluded = printed.face_names
             found = [n for n in found if n.key not in excluded]
-        if type_ or keyword:
-            found = [n for n in found if n.face.fits(type_, keyword)]
         out = list(found)
         return CandidateList(
             printed=printed,

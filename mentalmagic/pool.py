@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from array import array
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass
@@ -10,6 +12,9 @@ from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .errors import UnknownCard
 from .formats import BanList, Refusal, format_refusal
 from .names import fold
+
+# Where a word starts inside a folded name: after a separator, on a character that isn't one.
+_WORD_START = re.compile(r"(?<=[ \-,'/])[^ \-,'/]")
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,8 @@ class CardPool:
         for card in self.cards:  # French full names rank after every English name
             if card.french_name:
                 self._exact.setdefault(fold(card.french_name), card)
-        self._search_keys = self._build_search_keys()
+        self._search_texts, self._search_scores = self._build_search_keys()
+        self._best: dict[str, array] = {}  # the best answers of common prefixes, kept on first use
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -90,35 +96,72 @@ class CardPool:
         return self.bans.status(card)
 
     # -- autocomplete ----------------------------------------------------------
-    def _build_search_keys(self) -> list[tuple[str, int, int]]:
-        """(folded text from a word start, rank, card position): prefix search by bisect."""
-        keys = []
+    # A key's score packs (rank, folded name length, card position) into one int, so that a
+    # query sorts plain ints: rank 0 for a whole name, 1 for a word inside it.
+    _RANK, _LEN = 1 << 40, 1 << 20
+
+    def _build_search_keys(self) -> tuple[list[str], array]:
+        """Folded texts from each word start, sorted, and their scores: prefix search by bisect."""
+        texts: list[str] = []
+        scores: list[int] = []
         for pos, card in enumerate(self.cards):
             labels = {card.name, *(f.name for f in card.faces)}
             if card.french_name:
                 labels |= {card.french_name, *(f.french_name for f in card.faces if f.french_name)}
+            base = len(fold(card.name)) * self._LEN + pos  # folded once here, never per query
             for label in labels:
                 text = fold(label)
-                keys.append((text, 0, pos))  # the whole name: ranks first
-                for i, ch in enumerate(text):
-                    if i and text[i - 1] in " -,'/" and ch not in " -,'/":
-                        keys.append((text[i:], 1, pos))
-        keys.sort()
-        return keys
+                texts.append(text)  # the whole name: ranks first
+                scores.append(base)
+                for m in _WORD_START.finditer(text):
+                    texts.append(text[m.start():])
+                    scores.append(self._RANK + base)
+        order = sorted(range(len(texts)), key=texts.__getitem__)  # strings compare faster than tuples
+        return [texts[i] for i in order], array("q", [scores[i] for i in order])
+
+    # A prefix that starts more keys than this keeps its best answers (at most ~600 prefixes
+    # of the snapshot do, a bound set by the card names, not by what users type).
+    _BIG_PREFIX, _KEEP = 128, 100
 
     def search(self, query: str, limit: int = 20) -> list[Card]:
-        """Cards whose name, in either language, starts with ``query`` or has a word that does."""
+        """Cards whose name, in either language, starts with ``query`` or has a word that does.
+
+        Ranked: the exact whole name first, then whole names before inner words, then shorter
+        names, then by name. Work per query: two bisections and a sort of at most ~128 scores;
+        a shorter, commoner prefix sorts its many scores once and keeps the best.
+        """
         q = fold(query or "")
-        if not q:
+        if not q or limit <= 0:
             return []
-        hits: dict[int, tuple] = {}
-        i = bisect_left(self._search_keys, (q,))
-        while i < len(self._search_keys) and self._search_keys[i][0].startswith(q):
-            text, rank, pos = self._search_keys[i]
-            exact = 0 if text == q and rank == 0 else 1
-            score = (exact, rank, len(fold(self.cards[pos].name)), pos)
-            if pos not in hits or score < hits[pos]:
-                hits[pos] = score
-            i += 1
-        best = sorted(hits, key=hits.__getitem__)[: max(0, limit)]
-        return [self.cards[p] for p in best]
+        texts = self._search_texts
+        lo = bisect_left(texts, q)
+        hi = bisect_left(texts, q[:-1] + chr(ord(q[-1]) + 1), lo)  # every text that starts with q
+        if hi - lo <= self._BIG_PREFIX or limit > self._KEEP:
+            return [self.cards[p] for p in self._ranked(q, lo, hi, limit)]
+        best = self._best.get(q)
+        if best is None:
+            best = self._best[q] = array("i", self._ranked(q, lo, hi, self._KEEP))
+        return [self.cards[p] for p in best[:limit]]
+
+    def _ranked(self, q: str, lo: int, hi: int, limit: int) -> list[int]:
+        """The positions of the ``limit`` best cards among the keys ``lo:hi`` (all start with ``q``)."""
+        texts = self._search_texts
+        found = self._search_scores[lo:hi].tolist()
+        exact = 1 << 60  # everything but an exact whole name goes after it
+        k = 0
+        while k < len(found) and texts[lo + k] == q:  # texts equal to q sort first in the range
+            if found[k] >= self._RANK:
+                found[k] += exact
+            k += 1
+        found[k:] = [s + exact for s in found[k:]]
+        found.sort()
+        out: list[int] = []
+        seen: set[int] = set()
+        for s in found:  # a card's first score is its best
+            pos = s % self._LEN
+            if pos not in seen:
+                seen.add(pos)
+                out.append(pos)
+                if len(out) == limit:
+                    break
+        return out

@@ -22,7 +22,7 @@ from cards import Source, source_from_env
 from .index import CandidateFinder
 from .pool import CardPool
 from .storage import connect
-from .storage.carddb import build_cards, is_current, read_pool, stored_source
+from .storage.carddb import build_cards, is_current, read_finder, stored_source
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -82,8 +82,7 @@ def open_runtime(db_path: Path, source: Source | None = None, *, rebuild: bool =
     db_path.parent.mkdir(parents=True, exist_ok=True)
     if rebuild or not has_cards(db_path):
         ensure_cards(db_path, source)
-    finder = CandidateFinder(read_pool(db_path))
-    finder.index("vintage")  # the default format answers the first query at once
+    finder = read_finder(db_path)  # with the default format's index, from the pool cache when current
     return Runtime(db_path=db_path, pool=finder.pool, finder=finder)
 
 

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 from flask import Flask
-from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..runtime import HealthCheck, checked_runtime, default_db_path
 from ..settings import Settings, from_env
 from ..storage.gamedb import GameStore
+from .encoding import OrjsonProvider
 
 
 def _read_int(digits: str) -> int:
@@ -24,10 +25,12 @@ def _read_int(digits: str) -> int:
     return int(digits)
 
 
-class JSONProvider(DefaultJSONProvider):
+class JSONProvider(OrjsonProvider):
+    """Answers through orjson (#8); request bodies through the standard library, which lets an
+    over-long number say what it is (orjson reads one as "infinity")."""
+
     def loads(self, s, **kwargs):
-        kwargs.setdefault("parse_int", _read_int)
-        return super().loads(s, **kwargs)
+        return json.loads(s, parse_int=_read_int)
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -46,8 +49,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
     settings: Settings = app.config.get("SETTINGS") or from_env()
     app.config["SETTINGS"] = settings
 

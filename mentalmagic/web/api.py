@@ -9,12 +9,13 @@ from flask import Blueprint, current_app, jsonify, request
 from .. import __version__
 from ..cards import Card
 from ..commander import describe, find_commanders, identity_of
-from ..formats import FORMATS
+from ..formats import FORMATS, check_format
 from ..identity import Identity, wubrg
 from ..index import explain_empty
 from ..mana import ManaCost
 from . import schemas
-from .views import candidate_json, card_json, card_summary
+from .encoding import Encoded, dumps
+from .views import card_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -101,40 +102,56 @@ def card(name: str):
 def search():
     args = _search.load(request.args.to_dict())
     cards = runtime().pool.search(args["q"], args["limit"])
-    return jsonify({"cards": [card_summary(c) for c in cards]})
+    enc = encoded()
+    body = b'{"cards":[' + b",".join([enc.summary(c) for c in cards]) + b"]}"
+    return current_app.response_class(body, mimetype="application/json")
 
 
 @bp.get("/candidates")
 def candidates():
+    """Spliced from bytes encoded once per question (encoding.py); means what ``candidate_json`` says."""
     args, q = load_query(_candidates)
-    rt = runtime()
-    printed, taken = q.printed, q.taken
-    result = rt.finder.candidates(printed=printed, cost=q.cost, fmt=q.fmt, phyrexian_as_hybrid=q.phyrexian_as_hybrid,
-                                  type_=args.get("type"), keyword=args.get("keyword"), identity=q.identity)
-    start = args["offset"]
-    end = start + args["limit"] if "limit" in args else None
-    bans = rt.pool.bans
-    body = {
-        "printed": card_json(printed, rt.pool) if printed else None,
-        "costs": [str(c) for c in result.costs],
-        "format": result.format,
-        "count": len(result.candidates),
-        "candidates": [
-            candidate_json(n, n.key in taken, bans.status(n.card) == "watched")
-            for n in result.candidates[start:end]
-        ],
-        "unknown_faces": list(result.unknown_faces),
-        **q.within(),
-    }
-    if not result.candidates:  # say why: each same-cost card and the rule that keeps it out
-        body["excluded"] = [
-            {"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
-            for x in explain_empty(rt.pool, printed=printed, cost=q.cost, fmt=q.fmt,
-                                   phyrexian_as_hybrid=q.phyrexian_as_hybrid,
-                                   type_=args.get("type"), keyword=args.get("keyword"),
-                                   identity=q.identity, whose=f"{describe(q.commanders)}'s")
-        ]
-    return jsonify(body)
+    finder, printed = runtime().finder, q.printed
+    fmt = check_format(q.fmt)
+    costs = finder.printed_costs(printed, q.cost)
+    base = finder.names_for(costs, fmt, q.phyrexian_as_hybrid, args.get("type"), args.get("keyword"), q.identity)
+    enc = encoded()
+    # never the printed card itself, nor any face of it (704.1, D4)
+    excluded = printed.face_names if printed is not None else frozenset()
+    count, page = enc.candidates(base).render(excluded, q.taken, args["offset"], args.get("limit"))
+    body = b"".join([
+        b'{"printed":', enc.card(printed) if printed is not None else b"null",
+        b',"costs":', dumps([str(c) for c in finder.concrete_costs(costs, q.phyrexian_as_hybrid)]),
+        b',"format":', dumps(fmt),
+        b',"count":', str(count).encode(),
+        b',"candidates":[', *page,
+        b'],"unknown_faces":', dumps(list(printed.unknown_faces) if printed is not None else []),
+        *_excluded(count, printed, q, args),
+        *(b"," + dumps(k) + b":" + dumps(v) for k, v in q.within().items()),
+        b"}",
+    ])
+    return current_app.response_class(body, mimetype="application/json")
+
+
+def encoded() -> Encoded:
+    """This app's encoded answers, over the runtime's pool (made on first use)."""
+    pool = runtime().pool
+    enc = current_app.extensions.get("mentalmagic.encoded")
+    if enc is None or enc.pool is not pool:
+        enc = current_app.extensions["mentalmagic.encoded"] = Encoded(pool)
+    return enc
+
+
+def _excluded(count: int, printed, q, args) -> list[bytes]:
+    """Why a question has no candidate: each same-cost card and the rule that keeps it out (asked only then)."""
+    if count:
+        return []
+    why = [{"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
+           for x in explain_empty(runtime().pool, printed=printed, cost=q.cost, fmt=q.fmt,
+                                  phyrexian_as_hybrid=q.phyrexian_as_hybrid,
+                                  type_=args.get("type"), keyword=args.get("keyword"),
+                                  identity=q.identity, whose=f"{describe(q.commanders)}'s")]
+    return [b',"excluded":', dumps(why)]
 
 
 @bp.get("/check")

@@ -49,15 +49,14 @@ def card_summary(card: Card) -> dict:
 
 
 def candidate_json(n: Nameable, taken: bool, watched: bool) -> dict:
-    base = n.__dict__.get("_json")
-    if base is None:  # a nameable never changes: build its JSON once per process
-        base = {
-            "name": n.name,
-            "french_name": n.french_name,
-            "mana_cost": str(n.cost),
-            "mana_value": _num(n.cost.mana_value),
-            "type_line": n.face.type_line,
-            "card": n.card.name,
-        }
-        object.__setattr__(n, "_json", base)
-    return {**base, "taken": taken, "watched": watched}
+    """One candidate (API.md). The /candidates route sends it encoded once (encoding.py)."""
+    return {
+        "name": n.name,
+        "french_name": n.french_name,
+        "mana_cost": str(n.cost),
+        "mana_value": _num(n.cost.mana_value),
+        "type_line": n.face.type_line,
+        "card": n.card.name,
+        "taken": taken,
+        "watched": watched,
+    }

@@ -1,0 +1,37 @@
+"""The production server as `mentalmagic serve` runs it, plus one trivial route: the bench's target.
+
+    python bench/server.py --server gunicorn --port 5077 [--workers 2]
+
+Same app, same settings (mentalmagic/web/serving.py); ``/bench/trivial`` answers a constant, so
+the bench can tell Flask's and the server's own floor from what a route adds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from mentalmagic.web import create_app, serving  # noqa: E402
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--server", choices=serving.SERVERS, default="gunicorn")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--workers", type=int, default=serving.default_workers())
+    args = p.parse_args()
+    app = create_app()
+    app.add_url_rule("/bench/trivial", "bench_trivial", lambda: {"ok": True})
+    if args.server == "gunicorn":
+        serving.serve_gunicorn(app, "127.0.0.1", args.port, args.workers)
+    else:
+        serving.serve_waitress(app, "127.0.0.1", args.port, workers=args.workers)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""JSON at the web edge, encoded once: orjson for every response, and candidate lists kept as bytes.
+
+Profiles put half of a ``/candidates`` request in JSON encoding and a fifth in building
+per-candidate dicts (issue 8). Here each candidate's JSON is encoded once per process, a list of
+candidates once per question (costs, format, option, filters), and a request only splices
+bytes: it drops the printed card's own faces, marks the game's taken names, and cuts a page.
+``views.candidate_json`` stays the definition; the tests check the bytes against it.
+"""
+
+from __future__ import annotations
+
+from array import array
+from threading import Lock
+
+import orjson
+from flask.json.provider import DefaultJSONProvider
+
+from ..cards import Card, Nameable
+from ..pool import CardPool
+from .views import candidate_json, card_json, card_summary
+
+# Dates and dataclasses go through Flask's own ``default`` so that they read as they always did.
+_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+class OrjsonProvider(DefaultJSONProvider):
+    """Flask's JSON through orjson: UTF-8 as is, keys in the order they are built (API.md's order)."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        return orjson.dumps(obj, default=self.default, option=_OPTIONS).decode()
+
+    def loads(self, s, **kwargs):
+        return orjson.loads(s)
+
+    def response(self, *args, **kwargs):
+        obj = self._prepare_response_obj(args, kwargs)
+        return self._app.response_class(orjson.dumps(obj, default=self.default, option=_OPTIONS),
+                                        mimetype=self.mimetype)
+
+
+def dumps(obj) -> bytes:
+    return orjson.dumps(obj, default=DefaultJSONProvider.default, option=_OPTIONS)
+
+
+def dumps_kept(obj) -> bytes:
+    """``dumps`` for bytes kept for the life of the process: orjson's buffer holds ~2 kB however
+    short the JSON, so the kept copy is cut to size (31k candidates: 8 MB, not 124)."""
+    return bytes(memoryview(dumps(obj)))
+
+
+_UNTAKEN, _TAKEN = b'"taken":false', b'"taken":true'
+
+
+class EncodedList:
+    """One list of candidates as JSON bytes: every entry followed by a comma, and where each starts."""
+
+    __slots__ = ("base", "joined", "starts", "positions")
+
+    def __init__(self, base: tuple[Nameable, ...], fragment):
+        self.base = base  # held, so that the id it is filed under can't be reused
+        parts = [fragment(n) + b"," for n in base]
+        self.joined = b"".join(parts)
+        starts, at = array("q", [0]), 0
+        for p in parts:
+            at += len(p)
+            starts.append(at)
+        self.starts = starts
+        self.positions = {n.key: i for i, n in enumerate(base)}  # the finder lists each name once
+
+    def render(self, excluded: frozenset[str], taken: frozenset[str], offset: int, limit: int | None):
+        """(count, pieces): the page's entries, joined by commas once the pieces are joined, without
+        the ``excluded`` names and with ``taken`` ones marked. Pieces are views of the encoded list,
+        so a whole list is copied once, into the response."""
+        pos = self.positions
+        drops = sorted(pos[k] for k in excluded if k in pos)
+        # a game holds at most a few hundred names: look up from the smaller side
+        if len(taken) < len(pos):
+            marks = {pos[k] for k in taken if k in pos and k not in excluded}
+        else:
+            marks = {i for k, i in pos.items() if k in taken and k not in excluded}
+        count = len(self.base) - len(drops)
+        first = offset
+        last = count if limit is None else min(count, offset + limit)
+        if first >= last:
+            return count, []
+        lo, hi = self._original(first, drops), self._original(last - 1, drops) + 1
+        special = sorted({i for i in drops if lo <= i < hi} | {i for i in marks if lo <= i < hi})
+        view, starts = memoryview(self.joined), self.starts
+        pieces, cur = [], lo
+        for i in special:
+            pieces.append(view[starts[cur]:starts[i]])
+            if i in marks:
+                frag = self.joined[starts[i]:starts[i + 1]]
+                cut = frag.rindex(_UNTAKEN)  # the last key but one: no string can hold it unescaped
+                pieces.append(frag[:cut] + _TAKEN + frag[cut + len(_UNTAKEN):])
+            cur = i + 1
+        pieces.append(view[starts[cur]:starts[hi]])
+        while not pieces[-1]:  # the page ended on a dropped entry
+            pieces.pop()
+        pieces[-1] = pieces[-1][:-1]  # the last entry's comma
+        return count, pieces
+
+    @staticmethod
+    def _original(j: int, drops: list[int]) -> int:
+        """The position in the whole list of the ``j``-th entry that is not dropped."""
+        for d in drops:
+            if d <= j:
+                j += 1
+            else:
+                break
+        return j
+
+
+class Encoded:
+    """The bytes one runtime's answers are made of, built on first use and reused."""
+
+    MAX_LIST_BYTES = 16 << 20  # the lists of the ~250 commonest costs; bounded like every cache here
+    MAX_CARDS = 4096
+
+    def __init__(self, pool: CardPool):
+        self.pool = pool
+        self._lists: dict[int, EncodedList] = {}
+        self._list_bytes = 0
+        self._cards: dict[str, bytes] = {}
+        self._summaries: dict[str, bytes] = {}
+        self._fragments: dict[int, bytes] = {}
+        self._lock = Lock()
+
+    def fragment(self, n: Nameable) -> bytes:
+        """One candidate, untaken; ``watched`` is the pool's ban list's (706.4a)."""
+        frag = self._fragments.get(id(n))  # the pool keeps every nameable alive: ids stay theirs
+        if frag is None:  # a nameable never changes: encode it once per process
+            frag = self._fragments[id(n)] = dumps_kept(
+                candidate_json(n, False, self.pool.bans.status(n.card) == "watched"))
+        return frag
+
+    def candidates(self, base: tuple[Nameable, ...]) -> EncodedList:
+        enc = self._lists.get(id(base))
+        if enc is None or enc.base is not base:
+            enc = EncodedList(base, self.fragment)
+            with self._lock:
+                if self._list_bytes + len(enc.joined) > self.MAX_LIST_BYTES:
+                    self._lists.clear()  # start over: the common lists come back first
+                    self._list_bytes = 0
+                self._lists[id(base)] = enc
+                self._list_bytes += len(enc.joined)
+        return enc
+
+    def summary(self, card: Card) -> bytes:
+        """``card_summary`` as bytes, for autocomplete (at most one per card of the pool)."""
+        out = self._summaries.get(card.name)
+        if out is None:
+            out = self._summaries[card.name] = dumps_kept(card_summary(card))
+        return out
+
+    def card(self, card: Card) -> bytes:
+        """``card_json`` as bytes: printed facts computed once per printed card."""
+        out = self._cards.get(card.name)
+        if out is None:
+            out = dumps_kept(card_json(card, self.pool))
+            with self._lock:
+                if len(self._cards) >= self.MAX_CARDS:
+                    self._cards.clear()
+                self._cards[card.name] = out
+        return out

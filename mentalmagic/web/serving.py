@@ -1,0 +1,192 @@
+"""How the arbiter is served: every server setting lives here (issues 8, 9).
+
+- **waitress**, the default of ``mentalmagic serve`` and ``make serve``: one process per core on
+  POSIX (forked from a master that built the app, its card pool and index once: the card tables
+  are built once however many workers start, and the workers share the pool's memory pages),
+  one process on Windows. Python runs one thread at a time per process; processes are how the
+  server uses both cores. waitress reads each request whole before a thread runs it, so slow or
+  half-open clients can't starve it (issue 9).
+- **gunicorn** (``--server gunicorn``, POSIX) with gthread workers and the app preloaded: kept
+  for a deployment behind a buffering proxy (nginx), since alone a few unfinished requests
+  block its threads (README, "Serving").
+
+The Flask development server is only for ``make dev``. Limits (connections, timeouts) come from
+settings.py into ``gunicorn_options`` and ``waitress_options`` below, so both servers keep them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import signal
+import socket
+import time
+
+from flask import Flask
+
+from .. import settings as limits
+from ..settings import Settings
+
+SERVERS = ("gunicorn", "waitress")
+THREADS_PER_WORKER = 4  # a worker's threads overlap a request's SQLite waits (fsync) with another's work
+WAITRESS_THREADS = 8
+
+
+def default_server() -> str:
+    """waitress: one process per core on POSIX, one on Windows (see serve_waitress for why not gunicorn)."""
+    return "waitress"
+
+
+def default_workers() -> int:
+    """MENTALMAGIC_WORKERS, else one per core (one where processes can't fork: Windows)."""
+    if not hasattr(os, "fork"):
+        return 1
+    return int(os.environ.get("MENTALMAGIC_WORKERS") or os.cpu_count() or 1)
+
+
+def gunicorn_options(host: str, port: int, workers: int, threads: int = THREADS_PER_WORKER,
+                     settings: Settings | None = None) -> dict:
+    """gunicorn's settings: these, then the limits of MENTALMAGIC_* (settings.py) over them."""
+    return {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": threads,
+        "preload_app": True,  # what our loader does anyway: the app is built before the fork
+        "keepalive": 5,  # bots keep their connection between requests
+        "timeout": 30,
+        "graceful_timeout": 10,
+        "worker_tmp_dir": "/dev/shm" if os.path.isdir("/dev/shm") else None,  # heartbeats off the disk
+        "accesslog": None,
+        "errorlog": "-",
+        "loglevel": "warning",
+        "proc_name": "mentalmagic",
+        **(limits.gunicorn_options(settings) if settings else {}),
+    }
+
+
+def waitress_options(host: str, port: int, threads: int = WAITRESS_THREADS, settings: Settings | None = None) -> dict:
+    """waitress's settings, with the limits of MENTALMAGIC_* (settings.py)."""
+    return {"host": host, "port": port, "threads": threads, "ident": "mentalmagic",
+            **(limits.waitress_options(settings) if settings else {})}
+
+
+def raise_file_limit(connections: int) -> None:
+    """Let the process hold as many sockets as the connection limit asks (up to the hard limit)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = (connections or 100_000) + 64  # the database, the log, the server's own descriptors
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else min(want, hard), hard))
+
+
+def serve_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int = THREADS_PER_WORKER,
+                   settings: Settings | None = None, on_ready=None) -> None:
+    """Run gunicorn over ``app`` (already built: every worker forks from it) until stopped."""
+    from gunicorn.app.base import BaseApplication
+
+    options = gunicorn_options(host, port, workers, threads, settings)
+
+    class Arbiter(BaseApplication):
+        def load_config(self):
+            for key, value in options.items():
+                if value is not None:
+                    self.cfg.set(key, value)
+            if on_ready:
+                self.cfg.set("when_ready", lambda server: on_ready())
+
+        def load(self):
+            return app
+
+    # The pool's ~100k objects live as long as the process: out of the collector's sight, a
+    # collection in a worker doesn't touch (and so copy) the pages it shares with the master,
+    # and nobody spends the ~0.15 s of a full collection over them.
+    gc.freeze()
+    Arbiter().run()
+
+
+def serve_waitress(app: Flask, host: str, port: int, threads: int = WAITRESS_THREADS,
+                   settings: Settings | None = None, on_ready=None, workers: int = 1) -> None:
+    """Run waitress over ``app``: in this process, or in ``workers`` forked processes (POSIX).
+
+    waitress reads each request whole on its event loop before a thread runs it, so a slow or
+    half-open client holds a socket, never a thread: with 120 half-open connections open,
+    /health still answers (tests/test_serving.py). gunicorn's gthread workers hand a connection
+    to a thread as soon as its first bytes arrive, and a handful of unfinished requests starve
+    them (measured here: no answer in 15 s); so several waitress processes are the default.
+    """
+    import waitress
+    from waitress.server import create_server
+
+    options = waitress_options(host, port, threads, settings)
+    if workers <= 1 or not hasattr(os, "fork"):
+        if on_ready:
+            on_ready()
+        waitress.serve(app, **options)
+        return
+    # Bind once, here: every worker accepts on the same socket (the kernel spreads connections).
+    sock = socket.create_server((host, port), backlog=options.get("backlog", 1024))
+    sock.setblocking(False)
+    worker_options = {k: v for k, v in options.items() if k not in ("host", "port")}
+
+    def run() -> None:
+        create_server(app, sockets=[sock], **worker_options).run()
+
+    gc.freeze()  # as for gunicorn: the pool's pages stay shared with the workers
+    prefork(run, workers, on_ready)
+
+
+def prefork(run, workers: int, on_ready=None) -> None:
+    """Fork ``workers`` processes that each call ``run``; restart one that dies; stop all on
+    SIGTERM or SIGINT. A worker that keeps dying at once stops the server with one line."""
+    children: dict[int, float] = {}
+    stopping = False
+
+    def spawn() -> None:
+        pid = os.fork()
+        if pid == 0:  # the worker: default signals, serve, never return into the master's code
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            code = 0
+            try:
+                run()
+            except BaseException:  # noqa: BLE001 - a worker reports, then its master decides
+                import traceback
+
+                traceback.print_exc()
+                code = 1
+            finally:
+                os._exit(code)
+        children[pid] = time.monotonic()
+
+    def stop(signum, frame) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for _ in range(workers):
+        spawn()
+    if on_ready:
+        on_ready()
+    quick_deaths = 0
+    while children:
+        try:
+            pid, _ = os.wait()
+        except ChildProcessError:
+            break
+        started = children.pop(pid, None)
+        if stopping or started is None:
+            continue
+        quick_deaths = quick_deaths + 1 if time.monotonic() - started < 1 else 0
+        if quick_deaths >= 5:
+            stop(signal.SIGTERM, None)
+            raise SystemExit("the server's workers keep stopping at once: see the lines above")
+        spawn()

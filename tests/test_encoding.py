@@ -1,0 +1,107 @@
+"""Candidate lists encoded once and spliced per request (issue 8) mean exactly what the plain
+encoding (views.candidate_json, card_json) says: same fields, same order, same values."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from mentalmagic.index import explain_empty
+from mentalmagic.web.encoding import Encoded, OrjsonProvider
+from mentalmagic.web.views import candidate_json, card_json
+
+
+def plain(finder, card, fmt="vintage", taken=frozenset(), offset=0, limit=None, type_=None, keyword=None):
+    """The answer as the view used to build it: dicts, then one encoding."""
+    res = finder.candidates(printed=card, fmt=fmt, type_=type_, keyword=keyword)
+    bans = finder.pool.bans
+    end = None if limit is None else offset + limit
+    body = {
+        "printed": card_json(card, finder.pool),
+        "costs": [str(c) for c in res.costs],
+        "format": res.format,
+        "count": len(res.candidates),
+        "candidates": [candidate_json(n, n.key in taken, bans.status(n.card) == "watched")
+                       for n in res.candidates[offset:end]],
+        "unknown_faces": list(res.unknown_faces),
+    }
+    if not res.candidates:  # an empty answer says why (index.explain_empty)
+        body["excluded"] = [{"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
+                            for x in explain_empty(finder.pool, printed=card, fmt=fmt, type_=type_, keyword=keyword)]
+    return body
+
+
+def drawable(pool, n, seed):
+    rng = random.Random(seed)
+    cards = [c for c in pool.cards if c.in_library and c.printed_costs]
+    return rng.sample(cards, n)
+
+
+def test_every_candidates_answer_is_the_plain_encoding(cards_client, finder):
+    cards = drawable(finder.pool, 40, 8) + [finder.pool.lookup(n) for n in ("Boros Guildmage", "Fire // Ice")]
+    for card in cards:
+        got = cards_client.get("/api/v1/candidates", query_string={"printed": card.name})
+        assert got.status_code == 200 and got.mimetype == "application/json"
+        want = plain(finder, card)
+        assert got.get_json() == want, card.name
+        assert list(json.loads(got.data)) == list(want)  # API.md's field order
+        assert got.data.decode("utf-8")  # UTF-8 as is, like ensure_ascii=False
+
+
+@pytest.mark.parametrize("query", [
+    {"offset": 0, "limit": 50}, {"offset": 3, "limit": 1}, {"offset": 10**6}, {"offset": 0, "limit": 2},
+    {"type": "creature"}, {"keyword": "flying", "limit": 5}, {"format": "pauper", "offset": 7},
+])
+def test_pages_and_filters_are_the_plain_encoding(cards_client, finder, query):
+    for card in drawable(finder.pool, 8, str(query)) + [finder.pool.lookup("Boros Guildmage")]:
+        got = cards_client.get("/api/v1/candidates", query_string={"printed": card.name, **query})
+        assert got.status_code == 200
+        want = plain(finder, card, fmt=query.get("format", "vintage"), offset=query.get("offset", 0),
+                     limit=query.get("limit"), type_=query.get("type"), keyword=query.get("keyword"))
+        assert got.get_json() == want, (card.name, query)
+
+
+def test_a_splice_drops_the_printed_faces_and_marks_taken_names_anywhere_in_a_page(finder):
+    enc = Encoded(finder.pool)
+    rng = random.Random(704)
+    for card in drawable(finder.pool, 30, 704):
+        base = finder.names_for(card.printed_costs)
+        keys = [n.key for n in base]
+        taken = frozenset(rng.sample(keys, min(len(keys), rng.randint(0, 40)))) | {"not a name"}
+        if keys and rng.random() < 0.3:
+            taken |= card.face_names  # a taken name that is also excluded stays excluded
+        offset = rng.choice([0, 0, 1, rng.randint(0, len(keys) + 2)])
+        limit = rng.choice([None, 1, 2, 50, rng.randint(0, len(keys) + 2)])
+        count, page = enc.candidates(base).render(card.face_names, taken, offset, limit)
+        want = plain(finder, card, taken=taken, offset=offset, limit=limit)
+        assert count == want["count"]
+        assert json.loads(b"[" + b"".join(page) + b"]") == want["candidates"], card.name
+
+
+def test_the_same_question_reuses_its_bytes(finder):
+    enc = Encoded(finder.pool)
+    base = finder.names_for(finder.pool.lookup("Boros Guildmage").printed_costs)
+    assert base is finder.names_for(finder.pool.lookup("Boros Guildmage").printed_costs)
+    assert enc.candidates(base) is enc.candidates(base)
+
+
+def test_the_json_provider_keeps_flask_shapes(cards_app):
+    provider = OrjsonProvider(cards_app)
+    assert provider.loads(provider.dumps({"é": 1, "b": [1.5, None], 2: "x"})) == {"é": 1, "b": [1.5, None], "2": "x"}
+    assert list(provider.loads(provider.dumps({"z": 1, "a": 2}))) == ["z", "a"]  # never sorted
+    import datetime
+
+    assert provider.dumps(datetime.date(2026, 1, 2)) == '"Fri, 02 Jan 2026 00:00:00 GMT"'  # Flask's own
+    with pytest.raises(ValueError):
+        provider.loads("{not json")
+
+
+def test_autocomplete_answers_are_the_plain_encoding(cards_client, finder):
+    from mentalmagic.web.views import card_summary
+
+    for q in ["fire", "lions des", "st", "Æther", "zzzz-none", "bo"]:
+        got = cards_client.get("/api/v1/cards", query_string={"q": q, "limit": 7})
+        assert got.status_code == 200 and got.mimetype == "application/json"
+        assert got.get_json() == {"cards": [card_summary(c) for c in finder.pool.search(q, 7)]}

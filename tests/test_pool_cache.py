@@ -1,0 +1,110 @@
+"""The built pool and its default index, cached beside the database (issue 8): a restart and
+a CLI look-up read the cache, and every change of what it was built from rebuilds it."""
+
+from __future__ import annotations
+
+import os
+import random
+
+from test_importers import TINY, write
+
+from cards import source_from_env
+from mentalmagic.runtime import ensure_cards
+from mentalmagic.storage.carddb import pool_cache_path, read_finder, read_pool
+
+
+def names(finder):
+    return [c.name for c in finder.pool.cards]
+
+
+def test_the_first_read_writes_the_cache_and_the_next_reads_the_same_pool(tmp_path):
+    db_path = tmp_path / "cards.sqlite"
+    ensure_cards(db_path, source_from_env(str(write(tmp_path / "a.json", TINY))))
+    assert not pool_cache_path(db_path).exists()
+    built = read_finder(db_path)
+    assert pool_cache_path(db_path).is_file()
+    cached = read_finder(db_path)
+    assert cached is not built and names(cached) == names(built)
+    assert ("vintage", False) in cached._indexes  # the default index comes with it
+    assert [n.name for n in cached.candidates(printed=cached.pool.lookup("Black Lotus")).candidates] == \
+        [n.name for n in built.candidates(printed=built.pool.lookup("Black Lotus")).candidates]
+    assert cached.pool.lookup("lions des savanes").name == "Savannah Lions"
+    assert cached.pool.bans.entries == built.pool.bans.entries
+
+
+def test_a_new_source_invalidates_the_cache(tmp_path):
+    db_path = tmp_path / "cards.sqlite"
+    path = write(tmp_path / "a.json", TINY)
+    ensure_cards(db_path, source_from_env(str(path)))
+    assert len(read_finder(db_path).pool) == len(TINY["data"])
+    write(path, {"meta": {}, "data": {"Ornithopter": TINY["data"]["Ornithopter"]}})
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # a new signature even on a coarse clock
+    assert ensure_cards(db_path, source_from_env(str(path))) is True
+    assert names(read_finder(db_path)) == ["Ornithopter"]
+    assert [c.name for c in read_pool(db_path).cards] == ["Ornithopter"]
+
+
+def test_an_edited_ban_list_invalidates_the_cache(tmp_path, monkeypatch):
+    db_path = tmp_path / "cards.sqlite"
+    ensure_cards(db_path, source_from_env(str(write(tmp_path / "a.json", TINY))))
+
+    def zero_drops(finder):
+        return [n.name for n in finder.candidates(cost=finder.pool.lookup("Black Lotus").front.cost).candidates]
+
+    assert "Ornithopter" in zero_drops(read_finder(db_path))
+    house = tmp_path / "house.csv"
+    house.write_text("rule,french_name,english_name,status\n706.2,Ornithoptère,Ornithopter,banned\n",
+                     encoding="utf-8")
+    monkeypatch.setenv("MENTALMAGIC_BANLIST", str(house))
+    finder = read_finder(db_path)
+    assert finder.pool.bans.status(finder.pool.lookup("Ornithopter")) == "banned"
+    assert "Ornithopter" not in zero_drops(finder)  # the cached index was rebuilt with the house list too
+
+
+def test_a_damaged_cache_is_rebuilt(tmp_path):
+    db_path = tmp_path / "cards.sqlite"
+    ensure_cards(db_path, source_from_env(str(write(tmp_path / "a.json", TINY))))
+    want = names(read_finder(db_path))
+    cache = pool_cache_path(db_path)
+    cache.write_bytes(cache.read_bytes()[: cache.stat().st_size // 2])  # a crash mid-write
+    assert names(read_finder(db_path)) == want
+    cache.write_bytes(b"not a pickle")
+    assert names(read_finder(db_path)) == want
+    assert cache.stat().st_size > 1000  # rewritten whole
+
+
+def _reference_search(pool, query, limit):
+    """The plain definition of autocomplete's ranking: every card, every label, scored and sorted."""
+    from mentalmagic.names import fold
+
+    q, hits = fold(query), {}
+    for pos, card in enumerate(pool.cards):
+        labels = {card.name, *(f.name for f in card.faces)}
+        if card.french_name:
+            labels |= {card.french_name, *(f.french_name for f in card.faces if f.french_name)}
+        for label in labels:
+            text = fold(label)
+            starts = [0] + [i for i in range(1, len(text)) if text[i - 1] in " -,'/" and text[i] not in " -,'/"]
+            for i in starts:
+                if text[i:].startswith(q):
+                    score = (0 if i == 0 and text == q else 1, 0 if i == 0 else 1, len(fold(card.name)), pos)
+                    hits[pos] = min(hits.get(pos, score), score)
+    return [pool.cards[p] for p in sorted(hits, key=hits.__getitem__)[:limit]]
+
+
+def test_autocomplete_ranks_as_the_plain_definition_on_the_snapshot(pool):
+    rng = random.Random(8)
+    queries = ["fire", "ice", "lions des", "st", "x", "aether", "Æther", "zz"]
+    queries += [c.name[: rng.randint(2, 5)] for c in rng.sample(pool.cards, 12)]
+    for q in queries * 2:  # twice: a common prefix answers the second time from what it kept
+        for limit in (1, 20, 100):
+            assert pool.search(q, limit) == _reference_search(pool, q, limit), (q, limit)
+
+
+def test_the_pool_cache_holds_no_ban_list_of_its_own_when_one_is_passed(tmp_path):
+    db_path = tmp_path / "cards.sqlite"
+    ensure_cards(db_path, source_from_env(str(write(tmp_path / "a.json", TINY))))
+    from mentalmagic.formats import BanList
+
+    assert read_pool(db_path, BanList([])).bans.entries == ()
+    assert not pool_cache_path(db_path).exists()  # an explicit list bypasses the cache

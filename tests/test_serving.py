@@ -1,0 +1,145 @@
+"""`mentalmagic serve` (issue 8): gunicorn with a worker per core, waitress in one process; both
+answer on loopback. Each server starts on a tiny card file and is stopped within a bounded time."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from test_importers import TINY, write
+
+from mentalmagic.web import serving
+
+MENTALMAGIC = Path(sys.executable).with_name("mentalmagic")
+START_LIMIT = 90  # seconds: a bound on a stuck server, never a timing assertion
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(port: int, path: str) -> tuple[int, dict]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as resp:
+        return resp.status, json.loads(resp.read())
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """Start `mentalmagic serve ARGS` on a fresh database of the tiny card file; stop it after."""
+    procs = []
+
+    def start(*args) -> tuple[subprocess.Popen, int]:
+        port = free_port()
+        env = {**os.environ, "MENTALMAGIC_DB": str(tmp_path / "db" / "mentalmagic.sqlite"),
+               "MENTALMAGIC_CARDS": str(write(tmp_path / "AtomicCards.json", TINY)),
+               "MENTALMAGIC_RATE_LIMIT": "0", "MENTALMAGIC_GAMES_PER_HOUR": "0"}
+        proc = subprocess.Popen([str(MENTALMAGIC), "serve", "--port", str(port), *args], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        procs.append(proc)
+        deadline = time.monotonic() + START_LIMIT
+        while time.monotonic() < deadline:
+            try:
+                get(port, "/api/v1/health")
+                return proc, port
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail(f"the server exited: {proc.stderr.read().decode()[-2000:]}")
+                time.sleep(0.05)
+        pytest.fail("the server did not answer")
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def workers_of(pid: int) -> list[int]:
+    return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="gunicorn runs on POSIX only")
+def test_gunicorn_serves_from_two_worker_processes(serve):
+    proc, port = serve("--server", "gunicorn", "--workers", "2")
+    deadline = time.monotonic() + START_LIMIT  # the first worker may answer before the second forks
+    while len(workers_of(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers_of(proc.pid)) == 2
+    for _ in range(20):
+        status, health = get(port, "/api/v1/health")
+        assert status == 200 and health["card_count"] == len(TINY["data"])
+    status, found = get(port, "/api/v1/candidates?printed=Black%20Lotus")
+    assert status == 200 and [c["name"] for c in found["candidates"]] == ["Ornithopter"]
+    os.killpg(proc.pid, signal.SIGTERM)
+    assert proc.wait(20) == 0  # a clean stop, workers included
+    assert b"gunicorn, 2 workers" in proc.stdout.read()
+
+
+def test_waitress_serves_in_one_process(serve):
+    proc, port = serve("--server", "waitress", "--workers", "1")
+    assert workers_of(proc.pid) == []
+    status, found = get(port, "/api/v1/cards?q=lions")
+    assert status == 200 and found["cards"][0]["name"] == "Savannah Lions"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
+def test_the_default_server_is_two_waitress_processes_that_half_open_clients_cant_starve(serve):
+    """`make serve`'s server: a worker per process, and 120 connections that never finish their
+    request leave /health answering (issue 9), which gunicorn's gthread workers don't."""
+    proc, port = serve("--workers", "2")
+    deadline = time.monotonic() + START_LIMIT
+    while len(workers_of(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers_of(proc.pid)) == 2
+    sockets = []
+    try:
+        for _ in range(120):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+            sockets.append(s)
+        for _ in range(10):
+            status, health = get(port, "/api/v1/health")
+            assert status == 200 and health["card_count"] == len(TINY["data"])
+    finally:
+        for s in sockets:
+            s.close()
+    worker = workers_of(proc.pid)[0]
+    os.kill(worker, signal.SIGKILL)  # a worker that dies is replaced
+    deadline = time.monotonic() + START_LIMIT
+    while (worker in workers_of(proc.pid) or len(workers_of(proc.pid)) < 2) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers_of(proc.pid)) == 2 and worker not in workers_of(proc.pid)
+    assert get(port, "/api/v1/health")[0] == 200
+    os.killpg(proc.pid, signal.SIGTERM)
+    assert proc.wait(20) == 0  # a clean stop, workers included
+    assert b"waitress, 2 workers" in proc.stdout.read()
+
+
+def test_the_production_settings_preload_the_app_and_use_threads():
+    opts = serving.gunicorn_options("127.0.0.1", 5000, 2)
+    assert opts["preload_app"] and opts["worker_class"] == "gthread" and opts["workers"] == 2
+    assert opts["bind"] == "127.0.0.1:5000" and opts["threads"] == serving.THREADS_PER_WORKER
+    assert serving.waitress_options("0.0.0.0", 80)["threads"] == serving.WAITRESS_THREADS
+
+
+def test_workers_default_to_the_cores_or_the_setting(monkeypatch):
+    monkeypatch.delenv("MENTALMAGIC_WORKERS", raising=False)
+    assert serving.default_workers() == (os.cpu_count() or 1)
+    monkeypatch.setenv("MENTALMAGIC_WORKERS", "3")
+    assert serving.default_workers() == 3
