@@ -41,9 +41,10 @@ class Query:
     identity: Identity | None = None  # theirs: names outside it are refused (903.5c)
 
     def within(self) -> dict:
-        """What the answer says about the identity it was given under."""
-        return {"commander": [c.name for c in self.commanders] or None,
-                "color_identity": None if self.identity is None else wubrg(self.identity)}
+        """What the answer adds when asked within a commander's identity; nothing otherwise."""
+        if self.identity is None:
+            return {}
+        return {"commander": [c.name for c in self.commanders], "color_identity": wubrg(self.identity)}
 
 
 def load_query(schema) -> tuple[dict, Query]:

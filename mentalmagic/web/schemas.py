@@ -140,10 +140,9 @@ class CandidatesOut(Out):
     unknown_faces = fields.List(fields.String(), metadata={"description": "printed faces of unknown cost"})
     excluded = fields.List(fields.Nested(ExcludedOut), metadata={
         "description": "only when count is 0: each card of a matching cost and why it is out"})
-    commander = fields.List(fields.String(), allow_none=True,
-                            metadata={"description": "the commander(s) asked under, or null"})
-    color_identity = fields.List(fields.String(), allow_none=True,
-                                 metadata={"description": "their colour identity, WUBRG order (903.5c)"})
+    commander = fields.List(fields.String(), metadata={"description": "only with ?commander=: the commander(s)"})
+    color_identity = fields.List(fields.String(), metadata={
+        "description": "only with ?commander=: their colour identity, WUBRG order (903.5c)"})
 
 
 class ReasonOut(Out):
@@ -156,10 +155,9 @@ class CheckOut(Out):
     reasons = fields.List(fields.Nested(ReasonOut), required=True)
     name = fields.String(allow_none=True)
     format = fields.String(required=True)
-    commander = fields.List(fields.String(), allow_none=True,
-                            metadata={"description": "the commander(s) asked under, or null"})
-    color_identity = fields.List(fields.String(), allow_none=True,
-                                 metadata={"description": "their colour identity, WUBRG order (903.5c)"})
+    commander = fields.List(fields.String(), metadata={"description": "only with ?commander=: the commander(s)"})
+    color_identity = fields.List(fields.String(), metadata={
+        "description": "only with ?commander=: their colour identity, WUBRG order (903.5c)"})
 
 
 class HealthOut(Out):
