@@ -10,14 +10,16 @@ CREATE TABLE IF NOT EXISTS card_source (
     card_count       INTEGER NOT NULL,
     lacks            TEXT NOT NULL DEFAULT '[]',  -- JSON list of what the source lacks
     legalities_known INTEGER NOT NULL DEFAULT 1,
-    french_known     INTEGER NOT NULL DEFAULT 1
+    french_known     INTEGER NOT NULL DEFAULT 1,
+    card_schema      INTEGER NOT NULL DEFAULT 1   -- carddb.CARD_SCHEMA the tables were built with
 );
 
 CREATE TABLE IF NOT EXISTS cards (
     name        TEXT PRIMARY KEY,       -- full English name: "Fire // Ice"
     french_name TEXT,
     layout      TEXT NOT NULL,
-    legalities  TEXT NOT NULL DEFAULT '{}'   -- JSON {format: legal|banned|restricted}
+    legalities  TEXT NOT NULL DEFAULT '{}',  -- JSON {format: legal|banned|restricted}
+    color_identity TEXT                 -- JSON ["R", "U"] (903.4); NULL = unknown to the source
 );
 
 CREATE TABLE IF NOT EXISTS faces (
@@ -35,6 +37,7 @@ CREATE TABLE IF NOT EXISTS faces (
     toughness   TEXT,
     loyalty     TEXT,
     defense     TEXT,
+    colors      TEXT,                   -- JSON ["R"]: the face's colours; NULL = unknown
     PRIMARY KEY (card_name, position)
 );
 CREATE INDEX IF NOT EXISTS faces_name ON faces(name);

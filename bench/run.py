@@ -286,6 +286,33 @@ def section_index(ctx: Context) -> list[Row]:
             Row(name, "brute force median", med["brute"], "us")]
 
 
+# -- 2b. the same within a commander's colour identity (903.5c, #10) --------------------------
+IDENTITIES = {"Krenko, Mob Boss": "R", "Mayael the Anima": "WRG", "Thrasios + Tymna": "WUBG", "colourless": ""}
+
+
+def section_identity(ctx: Context) -> list[Row]:
+    """Section 2's sample within four identities: the filter must not cost the index its speed."""
+    name = "identity"
+    finder = ctx.finder
+    sample = ctx.printed_sample("candidates", ctx.args.queries)
+    idx = finder.index(FMT)
+    say(f"== 2b. Candidates in process ({FMT}) within a commander's colour identity, same cards as 2")
+    rows = []
+    for label, letters in {"no identity": None, **IDENTITIES}.items():
+        identity = None if letters is None else frozenset(letters)
+        cold = []
+        for card in sample:
+            idx._answers.clear()  # nothing remembered, not even the cost's list without identity
+            cold.append(timed(finder.candidates, printed=card, fmt=FMT, identity=identity)[1])
+        warm = [timed(finder.candidates, printed=card, fmt=FMT, identity=identity)[1] for card in sample]
+        med_cold, med_warm = statistics.median(cold) * 1e6, statistics.median(warm) * 1e6
+        shown = label if letters is None else f"{label} ({letters or '-'})"
+        say(f"  {shown:<26} cold median {med_cold:7,.0f} us"
+            f"   warm median {med_warm:7,.0f} us   warm p99 {percentile(warm, 99) * 1e6:7,.0f} us")
+        rows.append(Row(name, f"{label} warm median", med_warm, "us"))
+    return rows
+
+
 # -- 3. HTTP with wrk, routes interleaved in rounds ------------------------------------------
 def wrk_script(path: Path, paths: list[str], token: str | None = None) -> Path:
     lines = ["local paths = {", *[f'  "{p}",' for p in paths], "}"]
@@ -518,8 +545,8 @@ def section_games(ctx: Context) -> list[Row]:
     return rows
 
 
-SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_http, section_start,
-                                                    section_games]
+SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_identity, section_http,
+                                                    section_start, section_games]
 
 
 # -- driver ---------------------------------------------------------------------------------

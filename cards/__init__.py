@@ -4,12 +4,16 @@ and the project's own data files (the embedded card snapshot, the Mental Magic b
 A record is a dict shaped like the card tables of ``schema.sql``::
 
     {"name", "french_name", "layout", "legalities": {fmt: "legal"|...},
+     "color_identity": ["R", "U"] | None,
      "faces": [{"position", "name", "french_name", "mana_cost", "mana_value",
-                "type_line", "types", "keywords", "text",
+                "type_line", "types", "keywords", "text", "colors",
                 "power", "toughness", "loyalty", "defense"}]}   (the last four may be absent)
 
 ``mana_cost`` is the printed cost text, ``""`` for "no mana cost", and None
-when the source does not know the face (it is never guessed).
+when the source does not know the face (it is never guessed). ``color_identity``
+is the whole card's (MTGJSON's ``colorIdentity``) and a face's ``colors`` its
+colours (cost, colour indicator, characteristic-defining abilities); either is
+None when the source doesn't give it. Record producers may leave both keys out.
 """
 
 from __future__ import annotations

@@ -52,6 +52,8 @@ def card_record(name: str, faces: list[dict]) -> dict:
                 "types": list(f.get("types") or []),
                 "keywords": list(f.get("keywords") or []),
                 "text": f.get("text") or "",
+                # a face's colours carry its colour indicator, which MTGJSON doesn't give apart (903.4)
+                "colors": None if missing or "colors" not in f else list(f["colors"] or []),
                 # printed as text: "*", "1+*" and "X" are real values
                 **{k: f.get(k) for k in ("power", "toughness", "loyalty", "defense")},
             }
@@ -62,6 +64,8 @@ def card_record(name: str, faces: list[dict]) -> dict:
         "french_name": french_full,
         "layout": layout,
         "legalities": legalities,
+        # the whole card's identity; every face repeats it (903.4)
+        "color_identity": list(first["colorIdentity"]) if "colorIdentity" in first else None,
         "faces": out_faces,
     }
 

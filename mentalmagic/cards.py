@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from .identity import Identity, parse_identity, symbol_colours
 from .mana import ManaCost
 from .names import fold
 
@@ -33,10 +34,17 @@ class Face:
     toughness: str | None = None
     loyalty: str | None = None
     defense: str | None = None
+    # its colours (cost, colour indicator, characteristic-defining abilities); None = not given
+    colors: Identity | None = field(default=None, compare=False)
 
     @property
     def known(self) -> bool:
         return self.cost is not None
+
+    def own_identity(self) -> Identity:
+        """903.4 read on this face alone: its colours and the mana symbols of its cost and text."""
+        cost = self.cost.text if self.cost is not None else ""
+        return symbol_colours(cost) | symbol_colours(self.text) | (self.colors or frozenset())
 
     def has_type(self, word: str) -> bool:
         return fold(word) in fold(self.type_line).replace("—", " ").split()
@@ -58,6 +66,8 @@ class Card:
     layout: str
     faces: tuple[Face, ...]
     legalities: dict = field(default_factory=dict, hash=False, compare=False)
+    # the whole card's colour identity (903.4, MTGJSON's colorIdentity); None = not given
+    color_identity: Identity | None = field(default=None, compare=False)
 
     @property
     def front(self) -> Face:
@@ -157,6 +167,19 @@ class Nameable:
     def cost(self) -> ManaCost:
         return self.face.cost  # type: ignore[return-value]  # nameables have known costs
 
+    @cached_property
+    def identity(self) -> Identity | None:
+        """The colour identity this name carries (903.5c, D14(b)); None when the data lacks it.
+
+        A split half named alone (704.3) has its own half's identity: MTGJSON repeats the
+        whole card's on every face (Fire // Ice is {U}{R} on both), so the half's is read from
+        its own cost, text and colours, kept within the card's. Any other name is the card.
+        """
+        if self.card.layout in SPLIT_LAYOUTS and len(self.card.faces) > 1:
+            own = self.face.own_identity()
+            return own if self.card.color_identity is None else own & self.card.color_identity
+        return self.card.color_identity
+
 
 def card_from_record(rec: dict) -> Card:
     """Build a Card from a record of the card-data layer (see ``cards/__init__.py``)."""
@@ -179,6 +202,7 @@ def card_from_record(rec: dict) -> Card:
                 toughness=f.get("toughness"),
                 loyalty=f.get("loyalty"),
                 defense=f.get("defense"),
+                colors=None if f.get("colors") is None else parse_identity(f["colors"]),
             )
         )
     return Card(
@@ -187,4 +211,5 @@ def card_from_record(rec: dict) -> Card:
         layout=rec.get("layout") or "normal",
         faces=tuple(faces),
         legalities=dict(rec.get("legalities") or {}),
+        color_identity=None if rec.get("color_identity") is None else parse_identity(rec["color_identity"]),
     )

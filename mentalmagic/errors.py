@@ -156,3 +156,14 @@ class PlayerOutOfGame(RuleRefusal):
 class CardLeftGame(RuleRefusal):
     code = "card_left_game"
     rule = "800.4a"
+
+
+# -- Commander (D14) ------------------------------------------------------------------
+class NotACommander(InvalidInput):
+    """A card that can't be a player's commander, or two that can't be commanders together."""
+
+    code = "not_a_commander"
+    rule = "903.3"
+
+    def __init__(self, message: str, *, rule: str = "903.3", field: str = "commander"):
+        super().__init__(message, rule=rule, fields={field: [message]})

@@ -3,18 +3,20 @@
 Every nameable entry is filed under each concrete cost it can be read as (D1).
 A query reads the printed cost the same way and unions a few dictionary
 look-ups, so it never scans the pool. One index is built per (format, house
-option) on first use and kept for the life of the process.
+option) on first use and kept for the life of the process. A commander's colour
+identity (903.5c) filters the remembered list of a cost, and is remembered too.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from threading import Lock
 
 from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .formats import check_format
+from .identity import Identity, identity_text
 from .mana import ManaCost, cost_phrase, cost_words
 from .names import fold
 from .pool import CardPool
@@ -33,8 +35,10 @@ class CostIndex:
                 for concrete in n.cost.instantiations(phyrexian_as_hybrid):
                     by_cost[concrete].append(pos)
         self.by_cost = {k: tuple(v) for k, v in by_cost.items()}
+        # names more than one entry answers to ("Start"): the identity filter reads all of them
+        self.shared_keys = frozenset(k for k, count in Counter(n.key for n in self.nameables).items() if count > 1)
         self.size = sum(len(v) for v in self.by_cost.values())
-        self._answers: dict[tuple[ManaCost, ...], tuple[Nameable, ...]] = {}
+        self._answers: dict[tuple, tuple[Nameable, ...]] = {}
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_answers": {}}  # the filings are the index; answers refill on use
@@ -47,14 +51,27 @@ class CostIndex:
                 found.update(self.by_cost.get(concrete, ()))
         return [self.nameables[pos] for pos in sorted(found)]
 
-    def names_for(self, costs: tuple[ManaCost, ...]) -> tuple[Nameable, ...]:
-        """``matching(costs)`` with one entry per name, remembered: a pool has ~900 printed costs."""
-        answer = self._answers.get(costs)
+    def names_for(self, costs: tuple[ManaCost, ...], identity: Identity | None = None) -> tuple[Nameable, ...]:
+        """``matching(costs)`` with one entry per name, remembered: a pool has ~900 printed costs.
+
+        With ``identity``, only the names whose colour identity is within it (903.5c): a name
+        whose identity the data lacks is left out. Remembered under (costs, identity): 32
+        identities at most. It filters the cost's remembered list; only when that list holds a
+        name two cards share does it filter every entry first, so that the name stays when
+        either card is within the identity.
+        """
+        key = (costs, identity)
+        answer = self._answers.get(key)
         if answer is None:
+            found = self.names_for(costs) if identity is not None else self.matching(costs)
+            if identity is not None:
+                if any(n.key in self.shared_keys for n in found):
+                    found = self.matching(costs)
+                found = [n for n in found if n.identity is not None and n.identity <= identity]
             seen: set[str] = set()
-            answer = tuple(n for n in self.matching(costs) if not (n.key in seen or seen.add(n.key)))
+            answer = tuple(n for n in found if not (n.key in seen or seen.add(n.key)))
             if len(self._answers) < 20_000:  # costs typed by users must not grow it forever
-                self._answers[costs] = answer
+                self._answers[key] = answer
         return answer
 
 
@@ -137,15 +154,16 @@ class CandidateFinder:
         phyrexian_as_hybrid: bool = False,
         type_: str | None = None,
         keyword: str | None = None,
+        identity: Identity | None = None,
     ) -> tuple[Nameable, ...]:
-        """One entry per name some reading of ``costs`` matches in ``fmt``, filtered, by name;
-        the printed card's own faces are still in it. The same tuple object for the same question
-        (while remembered), so an edge may key its own work on it."""
+        """One entry per name some reading of ``costs`` matches in ``fmt``, filtered (and within
+        ``identity``, 903.5c), by name; the printed card's own faces are still in it. The same
+        tuple object for the same question (while remembered), so an edge may key its own work on it."""
         costs = tuple(costs)
-        found = self.index(fmt, phyrexian_as_hybrid).names_for(costs)
+        found = self.index(fmt, phyrexian_as_hybrid).names_for(costs, identity)
         if not (type_ or keyword):
             return found
-        key = (costs, fmt, bool(phyrexian_as_hybrid), type_, keyword)
+        key = (costs, fmt, bool(phyrexian_as_hybrid), type_, keyword, identity)
         filtered = self._filtered.get(key)
         if filtered is None:
             filtered = tuple(n for n in found if n.face.fits(type_, keyword))
@@ -173,11 +191,13 @@ class CandidateFinder:
         phyrexian_as_hybrid: bool = False,
         type_: str | None = None,
         keyword: str | None = None,
+        identity: Identity | None = None,
     ) -> CandidateList:
-        """Every name the printed card (or cost) may take in ``fmt``, sorted by name."""
+        """Every name the printed card (or cost) may take in ``fmt``, sorted by name; with
+        ``identity`` (a commander's, ``commander.identity_of``), only names within it (903.5c)."""
         fmt = check_format(fmt)
         costs = self.printed_costs(printed, cost)
-        found = self.names_for(costs, fmt, phyrexian_as_hybrid, type_, keyword)
+        found = self.names_for(costs, fmt, phyrexian_as_hybrid, type_, keyword, identity)
         if printed is not None:  # never the printed card itself, nor any face of it (704.1, D4)
             excluded = printed.face_names
             found = [n for n in found if n.key not in excluded]
@@ -199,8 +219,14 @@ class CandidateFinder:
         fmt: str = "vintage",
         phyrexian_as_hybrid: bool = False,
         taken: Iterable[str] = (),
+        identity: Identity | None = None,
+        whose: str = "the commander's",
     ) -> Verdict:
-        """May the printed card (or cost) be named ``name``? Every reason, with its rule."""
+        """May the printed card (or cost) be named ``name``? Every reason, with its rule.
+
+        With ``identity`` (the namer's commander's, ``commander.identity_of``), a name outside
+        it is refused under 903.5c; ``whose`` says whose identity it is in that reason.
+        """
         fmt = check_format(fmt)
         entries = self.pool.nameables_called(name)
         if not entries:  # the printed card's own name refuses whatever the data says (704.1, D4)
@@ -208,7 +234,8 @@ class CandidateFinder:
             return Verdict(False, [*own, Reason("704.1", self._why_not_a_name(name))])
         taken_keys = {fold(t) for t in taken}
         verdicts = [
-            self._check_entry(n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) for n in entries
+            self._check_entry(n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys, identity, whose)
+            for n in entries
         ]
         return min(verdicts, key=lambda v: (not v.legal, len(v.reasons)))
 
@@ -235,7 +262,8 @@ class CandidateFinder:
     def _itself(printed: Card) -> Reason:
         return Reason("704.1", f"the chosen card can't be the printed card itself ({printed.name}), D4")
 
-    def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys) -> Verdict:
+    def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys, identity=None,
+                     whose="the commander's") -> Verdict:
         # Every reason, then in rule order; under 704.1 the printed card itself comes first,
         # as it refuses whatever the card data says.
         reasons: list[Reason] = []
@@ -258,6 +286,10 @@ class CandidateFinder:
             reasons.append(Reason("704.1", f"{n.name} {cost_phrase(n.cost)}, which can't match {printed_txt}"))
         if n.key in taken_keys:
             reasons.append(Reason("704.2", f"{n.name} is already the name of another card in this game"))
+        if identity is not None:
+            outside = _outside_identity(n, identity, whose)
+            if outside:
+                reasons.append(outside)
         if reasons:
             return Verdict(False, in_rule_order(reasons), n)
         if not all(c.is_none for c in shared):
@@ -269,7 +301,21 @@ class CandidateFinder:
         ok = [Reason("704.1", why)]
         if self.pool.mental_magic_status(n.card) == "watched":
             ok.append(Reason("706.4a", f"{n.card.name} is on the watch list: allowed, but watched"))
+        if identity is not None:
+            ok.append(Reason("903.5c", f"{n.name}'s colour identity is {identity_text(n.identity)}, "
+                                       f"within {whose} ({identity_text(identity)})"))
         return Verdict(True, ok, n)
+
+
+def _outside_identity(n: Nameable, identity: Identity, whose: str) -> Reason | None:
+    """903.5c, D14(b): a name outside the namer's commander's colour identity is refused."""
+    if n.identity is None:  # never guessed, like an unknown cost (D2)
+        return Reason("903.5c", f"the card data doesn't give {n.name}'s colour identity, so it can't be "
+                                f"named within {whose} ({identity_text(identity)})")
+    if n.identity <= identity:
+        return None
+    return Reason("903.5c", f"{n.name}'s colour identity is {identity_text(n.identity)}; "
+                            f"{whose} is {identity_text(identity)}")
 
 
 def _as_named(cost: ManaCost) -> str:
@@ -297,12 +343,15 @@ def explain_empty(
     type_: str | None = None,
     keyword: str | None = None,
     limit: int = 20,
+    identity: Identity | None = None,
+    whose: str = "the commander's",
 ) -> list[Exclusion]:
     """Why a query has no candidate: every same-cost name in the whole pool and what stops it.
 
     The printed card itself (704.1, D4), a card banned or restricted in the format (706.1),
     on the Mental Magic list (706.2–706.4) or not of the format (704.1), or outside the
-    asker's type or keyword filter. A scan of the pool: asked only when the answer is empty.
+    asker's type or keyword filter, or outside the asker's commander's colour identity
+    (903.5c). A scan of the pool: asked only when the answer is empty.
     """
     fmt = check_format(fmt)
     wanted = {c for pc in CandidateFinder.printed_costs(printed, cost) for c in pc.instantiations(phyrexian_as_hybrid)}
@@ -319,6 +368,8 @@ def explain_empty(
             rule, reason = refusal.rule, refusal.message
         elif not n.face.fits(type_, keyword):
             rule, reason = None, f"{n.name} is not {' '.join(w for w in (type_, keyword) if w)} (the filter asked)"
+        elif identity is not None and (outside := _outside_identity(n, identity, whose)) is not None:
+            rule, reason = outside.rule, outside.message
         else:  # a candidate after all: not an exclusion (the caller's list was not empty)
             continue
         out.append(Exclusion(n.name, n.french_name, rule, reason))

@@ -291,3 +291,79 @@ def test_a_playgroups_edited_ban_list_is_data_not_code(pool, tmp_path, monkeypat
     assert not verdict.legal and verdict.reasons[0].rule == "706.2"
     default = [n.name for n in CandidateFinder(pool).candidates(printed=pool.lookup("Shock")).candidates]
     assert "Lightning Bolt" in default
+
+
+# -- colour identity (903.4, #10) --------------------------------------------------------------------
+def with_identity(doc: dict) -> dict:
+    """TINY with MTGJSON's colorIdentity (every face repeats the card's) and face colours."""
+    given = {"Savannah Lions": ["W"], "Fire // Ice": ["R", "U"], "Bonecrusher Giant // Stomp": ["R"]}
+    def colours(face):
+        return {} if face.get("isFaceDataMissing") else {"colors": [c for c in "WUBRG" if "{" + c in
+                                                                      face.get("manaCost", "")]}
+
+    data = {}
+    for name, faces in doc["data"].items():
+        data[name] = [{**f, "colorIdentity": given.get(name, []), **colours(f)} for f in faces]
+    return {"meta": doc["meta"], "data": data}
+
+
+def test_colour_identity_and_face_colours_are_imported_and_unknown_stays_unknown(tmp_path):
+    path = write(tmp_path / "AtomicCards.json", with_identity(TINY))
+    records = records_by_name(path)
+    assert records["Fire // Ice"]["color_identity"] == ["R", "U"]
+    assert [f["colors"] for f in records["Fire // Ice"]["faces"]] == [["R"], ["U"]]
+    assert records["Bonecrusher Giant // Stomp"]["faces"][1]["colors"] is None  # isFaceDataMissing
+    assert records_by_name(write(tmp_path / "old.json", TINY))["Forest"]["color_identity"] is None
+
+    db_path = tmp_path / "cards.sqlite"
+    ensure_cards(db_path, source_from_env(str(path)))
+    pool = read_pool(db_path)
+    assert pool.lookup("Fire // Ice").color_identity == frozenset("RU")
+    assert pool.lookup("Forest").color_identity == frozenset()  # colourless, not unknown
+    assert {n.name: n.identity for n in pool.lookup("Fire // Ice").nameables()} == {
+        "Fire": frozenset("R"), "Ice": frozenset("U")}
+    assert pool.lookup("Stomp").faces[1].colors is None
+
+
+def test_card_tables_built_before_colour_identity_are_rebuilt_at_start(tmp_path):
+    import sqlite3
+
+    from mentalmagic.storage import connect
+
+    path = write(tmp_path / "AtomicCards.json", with_identity(TINY))
+    db_path = tmp_path / "cards.sqlite"
+    assert ensure_cards(db_path, source_from_env(str(path))) is True
+    conn = sqlite3.connect(db_path)  # as an older release left it: no identity, schema 1
+    conn.execute("update cards set color_identity = null")
+    conn.execute("update card_source set card_schema = 1")
+    conn.commit()
+    conn.close()
+    assert read_pool(db_path).lookup("Savannah Lions").color_identity is None
+    assert ensure_cards(db_path, source_from_env(str(path))) is True  # same source, older tables
+    assert ensure_cards(db_path, source_from_env(str(path))) is False
+    assert read_pool(db_path).lookup("Savannah Lions").color_identity == frozenset("W")
+    connect(db_path).conn.close()
+
+
+def test_a_database_file_without_the_identity_columns_gets_them(tmp_path):
+    import sqlite3
+
+    from mentalmagic.storage import SCHEMA_PATH, connect
+
+    old = SCHEMA_PATH.read_text(encoding="utf-8")
+    for added in ("    color_identity TEXT", "    colors      TEXT", "    card_schema      INTEGER"):
+        old = "\n".join(line for line in old.splitlines() if not line.startswith(added))
+    old = old.replace("'{}',  -- JSON {format", "'{}'   -- JSON {format").replace(
+        "french_known     INTEGER NOT NULL DEFAULT 1,", "french_known     INTEGER NOT NULL DEFAULT 1")
+    db_path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(db_path)
+    conn.executescript(old)
+    assert "color_identity" not in {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
+    conn.close()
+    connect(db_path).conn.close()  # what every start does
+    conn = sqlite3.connect(db_path)
+    assert "color_identity" in {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
+    assert "colors" in {r[1] for r in conn.execute("PRAGMA table_info(faces)")}
+    assert "card_schema" in {r[1] for r in conn.execute("PRAGMA table_info(card_source)")}
+    conn.close()
+

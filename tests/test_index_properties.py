@@ -194,3 +194,48 @@ def test_the_scan_itself_finds_the_rule_examples(pool, allowed):
     """Guards the brute force: it must agree with 704.1's first example."""
     names = brute_force(allowed["vintage"], [ManaCost.parse("{W}")], set(), False)
     assert {"Savannah Lions", "Figure of Destiny"} <= set(names)
+
+
+# -- within a commander's colour identity (903.5c, D14(b)) -----------------------------------------
+identities = st.sets(st.sampled_from(COLOURS)).map(frozenset)
+
+
+def brute_force_within(allowed_nameables, printed_costs, excluded, phyrexian_as_hybrid, identity) -> list[str]:
+    """The scan above over only the entries whose identity is within ``identity``, read from the
+    card data directly: the card's colorIdentity, or a split half's own symbols and colours."""
+    def own(n):
+        if n.card.layout in ("split", "aftermath") and len(n.card.faces) > 1:
+            f = n.face
+            symbols = f"{f.cost.text} {f.text}"
+            for part in ("(", ")"):
+                symbols = symbols.replace(part, "\0")
+            text = "".join(s for i, s in enumerate(symbols.split("\0")) if i % 2 == 0)  # no reminder text
+            letters = {c for sym in text.split("{")[1:] for c in sym.split("}")[0].upper().split("/")}
+            letters |= {s[1] for s in letters if len(s) == 2 and s[0] == "H"}
+            return (frozenset(letters) & set(COLOURS) | (f.colors or frozenset())) & n.card.color_identity
+        return n.card.color_identity
+
+    inside = [n for n in allowed_nameables if own(n) <= identity]
+    return brute_force(inside, printed_costs, excluded, phyrexian_as_hybrid)
+
+
+@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from(FORMATS), st.booleans(), identities)
+def test_the_index_within_an_identity_answers_what_a_filtered_scan_answers(
+    pool, finder, allowed, data, fmt, phyrexian_as_hybrid, identity
+):
+    card = data.draw(st.sampled_from(pool.cards), label="printed")
+    excluded = {fold(card.name), *(fold(f.name) for f in card.faces)}
+    expected = brute_force_within(allowed[fmt], card.printed_costs, excluded, phyrexian_as_hybrid, identity)
+    result = finder.candidates(printed=card, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, identity=identity)
+    assert [n.name for n in result.candidates] == expected
+    # and asked twice, the remembered answer is the same
+    again = finder.candidates(printed=card, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, identity=identity)
+    assert [n.name for n in again.candidates] == expected
+
+
+def test_the_filtered_scan_itself_reads_fire_and_ice_apart(pool, allowed):
+    """Guards the brute force within an identity: a split half is its own identity (D14(b))."""
+    costs = [ManaCost.parse("{1}{R}"), ManaCost.parse("{1}{U}")]
+    red = brute_force_within(allowed["vintage"], costs, set(), False, frozenset("R"))
+    assert "Fire" in red and "Ice" not in red and "Counterspell" not in red

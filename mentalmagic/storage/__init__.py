@@ -37,6 +37,10 @@ ADDED_COLUMNS = [
     ("faces", "toughness", "TEXT"),
     ("faces", "loyalty", "TEXT"),
     ("faces", "defense", "TEXT"),
+    # colour identity (903.4, #10): card tables built before it are rebuilt (carddb.CARD_SCHEMA)
+    ("card_source", "card_schema", "INTEGER NOT NULL DEFAULT 1"),
+    ("cards", "color_identity", "TEXT"),
+    ("faces", "colors", "TEXT"),
 ]
 
 

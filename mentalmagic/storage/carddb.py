@@ -23,6 +23,15 @@ from ..index import CandidateFinder
 from ..pool import CardPool, PoolInfo
 from . import connect, transaction
 
+# What the card tables hold: bumped when a build stores something new, so that tables built
+# before it are rebuilt from their source (2: colour identity and face colours, #10; tables
+# from before it also lack the power, toughness, loyalty and defense columns' values).
+CARD_SCHEMA = 2
+
+
+def _json_or_none(value) -> str | None:
+    return None if value is None else json.dumps(list(value))
+
 
 def stored_source(db: sqlite_utils.Database) -> dict | None:
     rows = list(db.query("select * from card_source where id = 1"))
@@ -31,29 +40,32 @@ def stored_source(db: sqlite_utils.Database) -> dict | None:
 
 def is_current(db: sqlite_utils.Database, source: Source) -> bool:
     row = stored_source(db)
-    return bool(row) and row["signature"] == source.signature
+    return bool(row) and row["signature"] == source.signature and row.get("card_schema", 1) == CARD_SCHEMA
 
 
 _FACE_COLUMNS = ("card_name", "position", "name", "french_name", "mana_cost", "mana_value", "type_line", "text",
-                 "types", "keywords", "power", "toughness", "loyalty", "defense")
+                 "types", "keywords", "power", "toughness", "loyalty", "defense", "colors")
 
 
 def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int:
     """Replace the card tables with ``source``'s cards in one transaction; return the count."""
     cards, faces = [], []
     for rec in source.records(progress):
-        cards.append((rec["name"], rec["french_name"], rec["layout"], json.dumps(rec["legalities"], sort_keys=True)))
+        cards.append((rec["name"], rec["french_name"], rec["layout"], json.dumps(rec["legalities"], sort_keys=True),
+                      _json_or_none(rec.get("color_identity"))))
         for f in rec["faces"]:
             faces.append((rec["name"], *(f[k] for k in ("position", "name", "french_name", "mana_cost", "mana_value",
                                                          "type_line", "text")),
                           json.dumps(f["types"]), json.dumps(f["keywords"]),
-                          *(f.get(k) for k in ("power", "toughness", "loyalty", "defense"))))
+                          *(f.get(k) for k in ("power", "toughness", "loyalty", "defense")),
+                          _json_or_none(f.get("colors"))))
     with transaction(db):  # all or nothing: a failed import leaves the old pool in place
         db.execute("delete from faces")
         db.execute("delete from cards")
         # Plain executemany: the tables are fixed by schema.sql, and it inserts ~70k rows
         # several times faster than building each batch's statement does.
-        db.conn.executemany("insert into cards (name, french_name, layout, legalities) values (?, ?, ?, ?)", cards)
+        db.conn.executemany("insert into cards (name, french_name, layout, legalities, color_identity) "
+                            "values (?, ?, ?, ?, ?)", cards)
         db.conn.executemany(f"insert into faces ({', '.join(_FACE_COLUMNS)}) "
                             f"values ({', '.join('?' * len(_FACE_COLUMNS))})", faces)
         db["card_source"].upsert(
@@ -66,6 +78,7 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int
                 "lacks": json.dumps(source.lacks),
                 "legalities_known": int(source.legalities_known),
                 "french_known": int(source.french_known),
+                "card_schema": CARD_SCHEMA,
             },
             pk="id",
         )
@@ -89,10 +102,12 @@ def load_pool(db: sqlite_utils.Database, bans: BanList | None = None) -> CardPoo
     for f in db.query("select * from faces"):
         f["types"] = loads(f["types"])
         f["keywords"] = loads(f["keywords"])
+        f["colors"] = None if f.get("colors") is None else loads(f["colors"])
         faces[f["card_name"]].append(f)
     cards = []
     for c in db.query("select * from cards"):
         c["legalities"] = loads(c["legalities"])
+        c["color_identity"] = None if c.get("color_identity") is None else loads(c["color_identity"])
         c["faces"] = faces.get(c["name"], [])
         if c["faces"]:
             cards.append(card_from_record(c))
@@ -107,7 +122,7 @@ def load_pool(db: sqlite_utils.Database, bans: BanList | None = None) -> CardPoo
 
 
 # The modules whose classes a cached finder holds: a change to any of them invalidates the cache.
-_POOL_CODE = ("cards.py", "mana.py", "names.py", "pool.py", "formats.py", "index.py")
+_POOL_CODE = ("cards.py", "mana.py", "names.py", "pool.py", "formats.py", "index.py", "identity.py")
 _CODE_DIR = Path(__file__).resolve().parents[1]
 CACHED_FORMATS = ("vintage",)  # the default format answers the first query at once
 
@@ -118,13 +133,14 @@ def pool_cache_path(db_path) -> Path:
 
 
 def pool_signature(meta: dict) -> str:
-    """What a cached finder was built from: the stored source and its build, the ban list file,
-    this code and this Python. Any change and the cache is rebuilt."""
+    """What a cached finder was built from: the stored source and its build, what its tables
+    hold (CARD_SCHEMA), the ban list file, this code and this Python. Any change and the cache
+    is rebuilt."""
     code = hashlib.sha256(banlist_path().read_bytes())
     for name in _POOL_CODE:
         code.update((_CODE_DIR / name).read_bytes())
     return "|".join([meta["signature"], meta["built_at"], str(meta["card_count"]), code.hexdigest()[:24],
-                     sys.version])
+                     f"tables {meta.get('card_schema', 1)}", sys.version])
 
 
 def _read_cached(path: Path, signature: str) -> CandidateFinder | None:

@@ -8,7 +8,9 @@ from flask import Blueprint, current_app, jsonify, request
 
 from .. import __version__
 from ..cards import Card
+from ..commander import describe, find_commanders, identity_of
 from ..formats import FORMATS, check_format
+from ..identity import Identity, wubrg
 from ..index import explain_empty
 from ..mana import ManaCost
 from . import schemas
@@ -35,12 +37,26 @@ class Query:
     fmt: str
     phyrexian_as_hybrid: bool
     taken: frozenset[str]
+    commanders: tuple[Card, ...] = ()  # ?commander=…, once per commander (two for partners)
+    identity: Identity | None = None  # theirs: names outside it are refused (903.5c)
+
+    def within(self) -> dict:
+        """What the answer adds when asked within a commander's identity; nothing otherwise."""
+        if self.identity is None:
+            return {}
+        return {"commander": [c.name for c in self.commanders], "color_identity": wubrg(self.identity)}
 
 
 def load_query(schema) -> tuple[dict, Query]:
-    """Read the query string; a ``game`` gives its format, house option and taken names."""
-    args = schema.load(request.args.to_dict())
+    """Read the query string; a ``game`` gives its format, house option and taken names, and
+    ``commander`` (repeated for partners: names may hold commas) the identity to answer within."""
+    data = request.args.to_dict()
+    if "commander" in data:
+        data["commander"] = request.args.getlist("commander")
+    args = schema.load(data)
     rt = runtime()
+    # 422 when it can't be one (903.3, D14(c))
+    commanders = find_commanders(rt.pool, args["commander"]) if "commander" in args else ()
     fmt, option, taken = args["format"], args.get("phyrexian_as_hybrid"), frozenset()
     if args.get("game"):
         game = rt.games.load(args["game"])
@@ -50,7 +66,8 @@ def load_query(schema) -> tuple[dict, Query]:
             option = game.setup.phyrexian_as_hybrid
         taken = game.state.names.taken_keys()
     printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
-    return args, Query(printed, args.get("cost"), fmt, bool(option), taken)
+    identity = identity_of(commanders) if commanders else None
+    return args, Query(printed, args.get("cost"), fmt, bool(option), taken, commanders, identity)
 
 
 @bp.get("/health")
@@ -98,7 +115,7 @@ def candidates():
     finder, printed = runtime().finder, q.printed
     fmt = check_format(q.fmt)
     costs = finder.printed_costs(printed, q.cost)
-    base = finder.names_for(costs, fmt, q.phyrexian_as_hybrid, args.get("type"), args.get("keyword"))
+    base = finder.names_for(costs, fmt, q.phyrexian_as_hybrid, args.get("type"), args.get("keyword"), q.identity)
     enc = encoded()
     # never the printed card itself, nor any face of it (704.1, D4)
     excluded = printed.face_names if printed is not None else frozenset()
@@ -111,6 +128,7 @@ def candidates():
         b',"candidates":[', *page,
         b'],"unknown_faces":', dumps(list(printed.unknown_faces) if printed is not None else []),
         *_excluded(count, printed, q, args),
+        *(b"," + dumps(k) + b":" + dumps(v) for k, v in q.within().items()),
         b"}",
     ])
     return current_app.response_class(body, mimetype="application/json")
@@ -132,7 +150,8 @@ def _excluded(count: int, printed, q, args) -> list[bytes]:
     why = [{"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
            for x in explain_empty(runtime().pool, printed=printed, cost=q.cost, fmt=q.fmt,
                                   phyrexian_as_hybrid=q.phyrexian_as_hybrid,
-                                  type_=args.get("type"), keyword=args.get("keyword"))]
+                                  type_=args.get("type"), keyword=args.get("keyword"),
+                                  identity=q.identity, whose=f"{describe(q.commanders)}'s")]
     return [b',"excluded":', dumps(why)]
 
 
@@ -140,13 +159,15 @@ def _excluded(count: int, printed, q, args) -> list[bytes]:
 def check():
     args, q = load_query(_check)
     verdict = runtime().finder.check(args["name"], printed=q.printed, cost=q.cost, fmt=q.fmt,
-                                     phyrexian_as_hybrid=q.phyrexian_as_hybrid, taken=q.taken)
+                                     phyrexian_as_hybrid=q.phyrexian_as_hybrid, taken=q.taken,
+                                     identity=q.identity, whose=f"{describe(q.commanders)}'s")
     return jsonify(
         {
             "legal": verdict.legal,
             "reasons": [{"rule": r.rule, "message": r.message} for r in verdict.reasons],
             "name": verdict.nameable.name if verdict.nameable else None,
             "format": q.fmt,
+            **q.within(),
         }
     )
 

@@ -41,6 +41,9 @@ class _PrintedOrCost(Strict):
     phyrexian_as_hybrid = fields.Boolean(
         metadata={"description": "house option of D3; defaults to the game's option, else false"}
     )
+    commander = fields.List(fields.String(validate=validate.Length(max=300)), metadata={
+        "description": "answer within this commander's colour identity (903.5c); repeat it for two "
+                       "partners. One that can't be a commander is a 422 (903.3, D14(c))"})
 
     @validates_schema
     def one_of_printed_or_cost(self, data, **kwargs):
@@ -95,6 +98,9 @@ class CardOut(Out):
     mental_magic_rule = fields.String(allow_none=True)
     nameable_as = fields.List(fields.String(), metadata={"description": "the names this card offers (D4)"})
     printed_costs = fields.List(fields.String(), metadata={"description": "costs it offers when printed"})
+    color_identity = fields.List(fields.String(), allow_none=True,
+                                 metadata={"description": "903.4, in WUBRG order; null = unknown to the source"})
+    can_be_commander = fields.Boolean(metadata={"description": "by itself (903.3, 903.3a)"})
 
 
 class CardSummaryOut(Out):
@@ -134,6 +140,9 @@ class CandidatesOut(Out):
     unknown_faces = fields.List(fields.String(), metadata={"description": "printed faces of unknown cost"})
     excluded = fields.List(fields.Nested(ExcludedOut), metadata={
         "description": "only when count is 0: each card of a matching cost and why it is out"})
+    commander = fields.List(fields.String(), metadata={"description": "only with ?commander=: the commander(s)"})
+    color_identity = fields.List(fields.String(), metadata={
+        "description": "only with ?commander=: their colour identity, WUBRG order (903.5c)"})
 
 
 class ReasonOut(Out):
@@ -146,6 +155,9 @@ class CheckOut(Out):
     reasons = fields.List(fields.Nested(ReasonOut), required=True)
     name = fields.String(allow_none=True)
     format = fields.String(required=True)
+    commander = fields.List(fields.String(), metadata={"description": "only with ?commander=: the commander(s)"})
+    color_identity = fields.List(fields.String(), metadata={
+        "description": "only with ?commander=: their colour identity, WUBRG order (903.5c)"})
 
 
 class HealthOut(Out):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ..cards import Card, Nameable
+from ..commander import can_be_commander
+from ..identity import wubrg
 from ..mana import mana_value_number as _num  # one type for mana_value everywhere (705.7)
 from ..pool import CardPool
 
@@ -36,6 +38,9 @@ def card_json(card: Card, pool: CardPool) -> dict:
         "mental_magic_rule": entry.rule if entry else None,
         "nameable_as": [n.name for n in card.nameables()],
         "printed_costs": [str(c) for c in card.printed_costs],
+        # 903.4: WUBRG order; null when the card data doesn't give it
+        "color_identity": None if card.color_identity is None else wubrg(card.color_identity),
+        "can_be_commander": can_be_commander(card),  # by itself (903.3); a Background only beside another
     }
 
 
