@@ -688,7 +688,7 @@ def test_every_refusal_is_a_409_that_cites_its_rule_and_changes_nothing(client, 
 
 
 MALFORMED = [
-    ({"type": "shuffle"}, "type"),
+    ({"type": "mulligan"}, "type"),
     ({"player": ANA, "count": 1}, "type"),
     ({"type": 7}, "type"),
     ({"type": "move", "to": "hand"}, "card"),
