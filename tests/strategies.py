@@ -89,6 +89,9 @@ def commands(draw, state: GameState, finder: CandidateFinder) -> tuple[str | Non
         if hands:
             c = draw(st.sampled_from(hands))
             who = c.owner if not judge and draw(st.integers(0, 3)) else actor
+            if draw(st.integers(0, 3)) == 0:  # D10: any card of a hand as a Pentaland, a named one first
+                c = draw(st.sampled_from([h for h in hands if h.named_as] or hands))
+                return (c.owner if not judge else actor), judge, Move(card=c.id, to="battlefield", pentaland=True)
             return who, judge, Move(card=c.id, to="battlefield", face_down=True,
                                     via=draw(st.sampled_from(["morph", "manifest"])))
     face_down = [c for c in live if c.face_down and not c.pentaland]
