@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .cards import Card, Nameable
 from .errors import AlreadyNamed, NameTaken, NotACandidate
-from .index import CandidateFinder, Verdict, in_rule_order
+from .index import CandidateFinder, Verdict
 from .names import fold
 from .registry import NameRegistry
 
@@ -175,9 +175,9 @@ def refusal_for(v: Verdict, name: str) -> NameTaken | NotACandidate:
     """The refusal a failed verdict stands for: every reason, in rule order (as /check lists them),
     answering with the code and rule of the first (``Verdict.first``): 704.2 first (taken, and
     perhaps banned too) is ``name_taken``; any other first rule is ``not_a_candidate`` with it."""
-    reasons = in_rule_order(v.reasons)
+    reasons = v.reasons  # in rule order already (index.in_rule_order)
     messages = [r.message for r in reasons] or [f"{name!r} can't be chosen"]
-    first = reasons[0] if reasons else None
+    first = v.first
     said = "; ".join(f"{r.message} ({r.rule})" for r in reasons) if len(reasons) > 1 else messages[0]
     if first is not None and first.rule == NameTaken.rule:
         return NameTaken(said, fields={"name": messages})
