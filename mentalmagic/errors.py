@@ -169,6 +169,7 @@ class NotACommander(InvalidInput):
         super().__init__(message, rule=rule, fields={field: [message]})
 
 
+# -- leaving the game (D9), the library (701) ------------------------------------------
 class ReturnRefused(RuleRefusal):
     """D9: ``returned`` names only cards the leaver controls and doesn't own."""
 
