@@ -12,17 +12,32 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .cards import Card
-from .commands import Command, Draw, EndLook, EndReveal, LeaveGame, Look, Move, Name, Reveal, TurnFaceUp
+from .commands import (
+    Command,
+    Draw,
+    EndLook,
+    EndReveal,
+    LeaveGame,
+    Look,
+    Move,
+    Name,
+    Reveal,
+    Search,
+    Shuffle,
+    TurnFaceUp,
+)
 from .errors import (
     CardLeftGame,
     FaceDownRefused,
     InvalidInput,
     LibraryEmpty,
+    LibraryRefused,
     NameRequired,
     NotInLibrary,
     OwnershipRefused,
     PentalandRefused,
     PlayerOutOfGame,
+    ReturnRefused,
     WrongNamer,
 )
 from .game import LEAVE_RULE, LEFT, PUBLIC_ZONES, Event, GameSetup, GameState
@@ -113,9 +128,11 @@ class _Context:
         n, exception = self.naming.face_up_name(printed, name, choice)
         return {"name": n.name, "player": namer, "rule": exception or "705.4", "exception": exception}, None
 
-    def departure(self, pid: str) -> dict:
-        """What leaves with a player (multiplayer rules): what they own leaves the game, what they
-        only control is exiled, library cards they revealed or looked at stay, without them."""
+    def departure(self, pid: str, returned: tuple[str, ...] = ()) -> dict:
+        """What leaves with a player (multiplayer rules, D9): what they own leaves the game, what
+        they control only through a control-changing effect (``returned``) goes back to its owner's
+        control, what else they control is exiled, library cards they revealed or looked at stay,
+        without them."""
         removed, exiled, released = [], [], []
         for c in self.state.cards.values():
             if c.zone == LIBRARY:
@@ -123,9 +140,12 @@ class _Context:
                     released.append(c.id)
             elif c.zone != REMOVED and c.owner == pid:
                 removed.append(c.id)
-            elif c.zone in CONTROLLED_ZONES and c.controller == pid:
+            elif c.zone in CONTROLLED_ZONES and c.controller == pid and c.id not in returned:
                 exiled.append(c.id)
-        return {"removed": removed, "exiled": exiled, "released": released}
+        out = {"removed": removed, "exiled": exiled, "released": released}
+        if returned:
+            out["returned"] = list(returned)
+        return out
 
 
 # -- the handlers: one per command type -------------------------------------------------------
@@ -206,8 +226,12 @@ def _move(ctx: _Context, cmd: Move):
             data["via"] = via or "effect"
     elif via is not None:
         data["via"] = via
+    if _turned_up_by_move(c, src, to, face_down) and to in (HAND, GRAVEYARD):
+        data["revealed"] = "D12"  # CR 708.9: revealed as it leaves, so named as it turns up (705.4)
     if naming:
         data["naming"] = naming
+    else:
+        data.update(_repeated_name(c, name))
     if loss:
         data["game_loss"] = loss
     rule = (naming or {}).get("rule") or ("705.4a" if loss else None) or (
@@ -221,14 +245,15 @@ def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, fac
         raise PentalandRefused("a Pentaland is played onto the battlefield", rule="703.4")
     if name is not None or face_down_asked is False:
         raise PentalandRefused("a Pentaland is played face down and is never named", rule="703.2")
-    if c.named_as is not None:
-        raise PentalandRefused(f"a named card ({c.named_as}) can't be played as a Pentaland", rule="703.3")
-    if c.zone == HAND:
+    if c.zone == HAND:  # any card of the hand, a named one included: it keeps its name (D10, 704.4)
         if not ctx.is_judge and c.owner != ctx.actor:
             raise PentalandRefused("a player plays a Pentaland from their own hand", rule="703.2")
         return
     if c.zone == LIBRARY and not c.revealed:
         raise PentalandRefused("a hidden library card can't be played as a Pentaland", rule="703.3")
+    if c.named_as is not None and not c.face_down:  # 703.3 as written: an unnamed face-up card (D10)
+        raise PentalandRefused(f"a named face-up card ({c.named_as}) outside a hand can't be played as a"
+                               " Pentaland", rule="703.3")
 
 
 def _move_naming(ctx: _Context, c: CardState, src, to, face_down, pentaland, name, via, owner, controller):
@@ -239,10 +264,7 @@ def _move_naming(ctx: _Context, c: CardState, src, to, face_down, pentaland, nam
         ctx.naming.check_same_name(c.named_as, name)
         return None, None
     face_up_public = to in PUBLIC_ZONES and not face_down
-    was_face_down = c.face_down and not c.pentaland and src not in HIDDEN_ZONES
-    # CR 708.9/708.10: a face-down permanent or spell leaving its zone is revealed, so it is named
-    # like one turned face up, even on its way to a hand or the library.
-    if was_face_down and (face_up_public or (src in CONTROLLED_ZONES and to in HIDDEN_ZONES)):
+    if _turned_up_by_move(c, src, to, face_down):
         # turned up by the move itself (it dies, it is bounced): by an effect, not its own ability
         namer = controller if to in CONTROLLED_ZONES else c.namer  # cast face up: its caster
         return ctx.face_up_naming(c, name, "effect", namer=namer, moving_to=to)
@@ -273,22 +295,50 @@ def _move_naming(ctx: _Context, c: CardState, src, to, face_down, pentaland, nam
     return ctx.plain_naming(c, name, namer, "704.1"), None  # a name given freely is still checked
 
 
+def _turned_up_by_move(c: CardState, src: str, to: str, face_down: bool) -> bool:
+    """Is a face-down card turned face up by this move itself, and so named under 705.4/705.4a?
+
+    Face up into a public zone, it is. D12: a face-down permanent or spell leaving for a hand is
+    revealed as it moves (CR 708.9) and named like a morph that dies; a graveyard is a public zone.
+    Into the library it is not turned face up: it goes where nobody owns it (702.2a) and nothing
+    is named (705.4 speaks of cards turned face up; D12 of a hand or a graveyard). A Pentaland is
+    no such card (703.6, 703.7).
+    """
+    if not c.face_down or c.pentaland or src in HIDDEN_ZONES:
+        return False
+    return (to in PUBLIC_ZONES and not face_down) or (src in CONTROLLED_ZONES and to == HAND)
+
+
+def _repeated_name(c: CardState, name: str | None) -> dict:
+    """704.4: an action that gives a named card its own name again names nothing; the event says so."""
+    if name is None or c.named_as is None:
+        return {}
+    return {"naming": None, "note": f"already named {c.named_as} (704.4): no naming"}
+
+
 def _name(ctx: _Context, cmd: Name):
     c = ctx.card(cmd.card)
     if c.pentaland:
         raise PentalandRefused("a Pentaland is never named while it is one", rule="703.6")
     if c.named_as is not None:
         ctx.naming.check_same_name(c.named_as, cmd.name)
-        return {"card": c.id, "name": c.named_as, "naming": None}, "704.4"
+        return {"card": c.id, "name": c.named_as, **_repeated_name(c, cmd.name)}, "704.4"
     if c.face_down and c.zone not in HIDDEN_ZONES:
         raise FaceDownRefused("a face-down card is named only as it is turned face up", rule="705.4")
+    rule = "705.5" if cmd.choice else "704.1"
     if ctx.is_judge:
         namer = cmd.player if cmd.player is not None else c.holder
     else:
         namer = ctx.actor
-        if ctx.actor not in (c.owner, c.controller):
-            raise WrongNamer("a player names only cards they own or control", rule="705.6")
-    return {"card": c.id, "naming": ctx.plain_naming(c, cmd.name, namer, "704.1")}, "704.1"
+        # D11: an effect has the chooser name a card revealed to them (permissions.py checked the
+        # reveal), though they neither own nor control it
+        if ctx.actor not in (c.owner, c.controller) and not cmd.choice:
+            raise WrongNamer("a player names only cards they own or control (or, with choice, a card an effect"
+                             " has them choose among cards revealed to them, 705.5)", rule="705.6")
+    data = {"card": c.id, "naming": ctx.plain_naming(c, cmd.name, namer, rule)}
+    if cmd.choice:
+        data["choice"] = True
+    return data, rule
 
 
 def _turn_face_up(ctx: _Context, cmd: TurnFaceUp):
@@ -303,7 +353,7 @@ def _turn_face_up(ctx: _Context, cmd: TurnFaceUp):
         ctx.check_namer(c.namer, "705.4", "its controller turns it face up")
         ctx.naming.check_same_name(c.named_as, cmd.name)
         ctx.naming.check_fits_face_down(c.named_as, c.face_down_via, via)
-        return data, "705.4"
+        return {**data, **_repeated_name(c, cmd.name)}, "705.4"
     naming, loss = ctx.face_up_naming(c, cmd.name, via)
     if naming:
         data["naming"] = naming
@@ -352,12 +402,39 @@ def _leave_game(ctx: _Context, cmd: LeaveGame):
     pid = cmd.player if cmd.player is not None else ctx.actor
     if ctx.state.players[pid].status == LEFT:
         raise PlayerOutOfGame(f"{ctx.setup.player(pid).name} has already left the game")
-    return {"player": pid, **ctx.departure(pid)}, LEAVE_RULE
+    for cid in cmd.returned:
+        c = ctx.card(cid)
+        if c.zone not in CONTROLLED_ZONES or c.controller != pid or c.owner == pid:
+            why = "owns" if c.owner == pid else "doesn't control"
+            raise ReturnRefused(
+                f"card {cid} can't go back to its owner: {ctx.setup.player(pid).name} {why} it; `returned` lists"
+                " only cards the leaver controls through a control-changing effect (D9)",
+                fields={"returned": [f"{cid}: the leaver {why} it"]})
+    return {"player": pid, **ctx.departure(pid, cmd.returned)}, LEAVE_RULE
+
+
+def _shuffle(ctx: _Context, cmd: Shuffle):
+    """701.1b: a shuffle is replaced by a cut; the point is in the event, so the fold draws nothing."""
+    pid = for_whom(ctx.state, ctx.setup, ctx.actor, cmd)
+    size = len(ctx.state.library)
+    at = cmd.at if cmd.at is not None else cmd.random_at
+    if at is None:
+        raise InvalidInput("a cut needs its point: `at` from the judge, else the service draws one",
+                           fields={"at": ["required"]})
+    if size > 1 and not 0 < at < size or size <= 1 and at != 0:
+        raise InvalidInput(f"a cut of a library of {size} card(s) is made between 1 and {max(size - 1, 0)} cards"
+                           " from the top", fields={"at": [f"between 1 and {max(size - 1, 0)}"]})
+    return {"player": pid, "at": at, "random": cmd.at is None, "library_size": size}, "701.1b"
+
+
+def _search(ctx: _Context, cmd: Search):
+    raise LibraryRefused("players can't search the library (701.1a); an effect that would shuffle it cuts"
+                         " it instead (701.1b: the `shuffle` action)")
 
 
 HANDLERS: dict[type[Command], Callable[[_Context, Command], tuple[dict, str | None]]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
-    EndReveal: _end_reveal, EndLook: _end_look, LeaveGame: _leave_game,
+    EndReveal: _end_reveal, EndLook: _end_look, LeaveGame: _leave_game, Shuffle: _shuffle, Search: _search,
 }
 
 

@@ -133,21 +133,20 @@ class Card:
         return tuple(out)
 
 
-def nonland(printed: Card, named: Face | None = None, *, pentaland: bool = False) -> bool | None:
-    """705.9 and D13(b): is the card known to be a nonland card, and so answerable without naming?
+def nonland(printed: Card, named: Face | None = None, *, pentaland: bool = False) -> bool:
+    """705.9 and D13(b): is the card known to be a nonland card, without naming it?
 
     A named card is the card it is named (704.4): False for a land, True otherwise. An unnamed
     card with a non-empty printed cost ({0} included) is nonland (705.9). An unnamed card with no
-    mana cost may be named a land or not (Forest or Ancestral Vision, D2): None, its owner must
-    name it to answer (705.6). A Pentaland is a land (703.1) whatever it is named.
+    mana cost is not known to be nonland (it may be named Forest or Ancestral Vision, D2): False,
+    and its owner names it when an effect must know (705.6). A Pentaland is a land (703.1)
+    whatever it is named.
     """
     if pentaland:
         return False
     if named is not None:
         return not named.has_type("Land")
-    if any(f.cost is not None and not f.cost.is_none for f in printed.own_faces):
-        return True
-    return None
+    return any(f.cost is not None and not f.cost.is_none for f in printed.own_faces)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ class Name(Command):
     type: ClassVar[str] = "name"
     card: str
     name: str
+    choice: bool = False  # 705.5, D11: the acting player names a card an effect has them choose
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,9 +82,26 @@ class EndLook(Command):
 @dataclass(frozen=True, kw_only=True)
 class LeaveGame(Command):
     type: ClassVar[str] = "leave_game"
+    returned: tuple[str, ...] = ()  # D9: cards the leaver controls only through a control-changing effect
+
+
+@dataclass(frozen=True, kw_only=True)
+class Shuffle(Command):
+    """701.1b: an effect that would shuffle the common library cuts it instead."""
+
+    type: ClassVar[str] = "shuffle"
+    at: int | None = None  # the judge records the cut seen at the table: this many cards from the top...
+    random_at: int | None = None  # ...else the service draws the point; never read from a request
+
+
+@dataclass(frozen=True, kw_only=True)
+class Search(Command):
+    """701.1a: players can't search the library; the command exists so a bot learns why."""
+
+    type: ClassVar[str] = "search"
 
 
 COMMANDS: dict[str, type[Command]] = {
-    c.type: c for c in (Draw, Move, Name, TurnFaceUp, Reveal, Look, EndReveal, EndLook, LeaveGame)
+    c.type: c for c in (Draw, Move, Name, TurnFaceUp, Reveal, Look, EndReveal, EndLook, LeaveGame, Shuffle, Search)
 }
 ACTION_TYPES = tuple(COMMANDS)

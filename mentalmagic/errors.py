@@ -167,3 +167,18 @@ class NotACommander(InvalidInput):
 
     def __init__(self, message: str, *, rule: str = "903.3", field: str = "commander"):
         super().__init__(message, rule=rule, fields={field: [message]})
+
+
+# -- leaving the game (D9), the library (701) ------------------------------------------
+class ReturnRefused(RuleRefusal):
+    """D9: ``returned`` names only cards the leaver controls and doesn't own."""
+
+    code = "return_refused"
+    rule = "800.4a"
+
+
+class LibraryRefused(RuleRefusal):
+    """701.1a: players can't search the library."""
+
+    code = "search_refused"
+    rule = "701.1a"

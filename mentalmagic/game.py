@@ -278,7 +278,11 @@ class GameState:
         p.status, p.rule, p.seq = LEFT, LEAVE_RULE, e.seq
 
     def _depart(self, pid: str, d: dict) -> None:
-        """The multiplayer rule on leaving: its ``removed``, ``exiled`` and ``released`` card lists."""
+        """The multiplayer rule on leaving (D9): its ``removed``, ``returned``, ``exiled`` and ``released``
+        card lists."""
+        for cid in d.get("returned", ()):  # back under their owner's control, where they are
+            c = self.cards[cid]
+            c.controller = c.owner
         for cid in d["removed"]:
             c = self.cards[cid]
             c.left_from, c.zone, c.controller = c.zone, REMOVED, None
@@ -293,6 +297,14 @@ class GameState:
             if c.look_owner == pid or not c.looked_by:
                 c.look_owner, c.looked_by = None, ()
             _library_ownership(c)
+
+    def _fold_shuffle(self, e: Event) -> None:
+        """701.1b: the cut recorded in the event; revealed or looked-at cards keep their state."""
+        at = e.data["at"]
+        self.library[:] = self.library[at:] + self.library[:at]
+
+    def _fold_search(self, e: Event) -> None:
+        raise InvalidInput("players can't search the library (701.1a): no such event is recorded")
 
     def _fold_naming(self, c: CardState, naming: dict | None, seq: int) -> None:
         if not naming:
@@ -316,7 +328,8 @@ FOLDS = {
     "draw": GameState._fold_draw, "move": GameState._fold_move, "name": GameState._fold_name,
     "turn_face_up": GameState._fold_turn_face_up, "reveal": GameState._fold_reveal, "look": GameState._fold_look,
     "end_reveal": GameState._fold_end_reveal, "end_look": GameState._fold_end_look,
-    "leave_game": GameState._fold_leave_game,
+    "leave_game": GameState._fold_leave_game, "shuffle": GameState._fold_shuffle,
+    "search": GameState._fold_search,
 }
 
 

@@ -12,31 +12,46 @@ from .registry import NameRegistry
 
 EXCEPTION_705_4A = "705.4a"
 
-# 705.4: what a name must be, given how the face-down card is turned face up: (type_, keyword).
-VIA_FILTERS: dict[str, tuple[str | None, str | None]] = {
-    "morph": (None, "morph"),
-    "megamorph": (None, "megamorph"),
-    "disguise": (None, "disguise"),
-    "manifest": ("creature", None),
-    "cloak": ("creature", None),
-    "effect": (None, None),
+# 705.4: what a name must be, given how the face-down card is turned face up: (type_, keywords),
+# a name having any one of the keywords. D13(c): megamorph is a variant of morph (CR 702.37b), so
+# a card turned up by its morph cost may be a morph or a megamorph card; by a megamorph cost, a
+# megamorph card only.
+VIA_FILTERS: dict[str, tuple[str | None, tuple[str, ...]]] = {
+    "morph": (None, ("morph", "megamorph")),
+    "megamorph": (None, ("megamorph",)),
+    "disguise": (None, ("disguise",)),
+    "manifest": ("creature", ()),
+    "cloak": ("creature", ()),
+    "effect": (None, ()),
 }
 
 
-# Played face down this way, a card must be a card with that keyword, however it later turns
-# face up (the seed's red morph that dies must be Goblin Taskmaster). Manifest and cloak put any
-# card face down: only turning it up by their own ability asks for a creature.
-PLAYED_AS = frozenset({"morph", "megamorph", "disguise"})
+# Played face down this way, a card must be a card with that very keyword, however it later turns
+# face up (the seed's red morph that dies must be Goblin Taskmaster: a player who casts a megamorph
+# card face down says via=megamorph). Manifest and cloak put any card face down: only turning it up
+# by their own ability asks for a creature.
+PLAYED_AS: dict[str, str] = {"morph": "morph", "megamorph": "megamorph", "disguise": "disguise"}
+
+Keywords = tuple[tuple[str, ...], ...]  # every group must be met, by any one keyword of the group
 
 
-def face_up_filter(face_down_via: str | None, turn_up_via: str) -> tuple[str | None, tuple[str, ...]]:
-    """705.4: (type, keywords) a name must have when a card that went face down by
+def face_up_filter(face_down_via: str | None, turn_up_via: str) -> tuple[str | None, Keywords]:
+    """705.4, D13(c): (type, keyword groups) a name must have when a card that went face down by
     ``face_down_via`` is turned face up by ``turn_up_via``."""
-    type_, keyword = VIA_FILTERS[turn_up_via]
-    keywords = {keyword} if keyword else set()
+    type_, keywords = VIA_FILTERS[turn_up_via]
+    groups = {keywords} if keywords else set()
     if face_down_via in PLAYED_AS:
-        keywords.add(VIA_FILTERS[face_down_via][1])
-    return type_, tuple(sorted(keywords))
+        groups.add((PLAYED_AS[face_down_via],))
+    return type_, tuple(sorted(groups))
+
+
+def fits(face, type_: str | None, groups: Keywords) -> bool:
+    """Has the type (if any) and, for each group, one of its keywords."""
+    return face.fits(type_) and all(any(face.has_keyword(k) for k in g) for g in groups)
+
+
+def _musts(type_: str | None, groups: Keywords) -> list[str]:
+    return [f"have {' or '.join(g)}" for g in groups] + ([f"be a {type_}"] if type_ else [])
 
 
 @dataclass(frozen=True)
@@ -72,7 +87,7 @@ class Naming:
         type_, keywords = face_up_filter(face_down_via, via)
         found = [n for n in self.finder.candidates(
             printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid,
-        ).candidates if n.face.fits(type_, *keywords)]
+        ).candidates if fits(n.face, type_, keywords)]
         taken = registry.taken_keys()
         legal = tuple(n.name for n in found)
         free = tuple(n.name for n in found if n.key not in taken)
@@ -116,8 +131,8 @@ class Naming:
         (a card played by morph is a morph card)."""
         type_, keywords = face_up_filter(face_down_via, turn_up_via)
         entries = self.finder.pool.nameables_called(name or "")
-        if entries and not any(n.face.fits(type_, *keywords) for n in entries):
-            must = " and ".join([f"have {k}" for k in keywords] + ([f"be a {type_}"] if type_ else []))
+        if entries and not any(fits(n.face, type_, keywords) for n in entries):
+            must = " and ".join(_musts(type_, keywords))
             raise NotACandidate(f"{name} can't be this face-down card: it must {must}", rule="705.4",
                                 fields={"name": [f"must {must}"]})
 
@@ -132,7 +147,7 @@ class FaceUpChoice:
     window: tuple[str, ...]  # legal and free when the card went face down (D6)
     exception: bool  # 705.4a: nothing free, all the window taken since, one by an opponent
     type_: str | None = None  # what every legal name must be...
-    keywords: tuple[str, ...] = ()  # ...and have (705.4)
+    keywords: Keywords = ()  # ...and have, one of each group (705.4, D13(c))
 
     @property
     def allowed(self) -> tuple[str, ...]:
@@ -145,7 +160,7 @@ class FaceUpChoice:
         return not self.allowed
 
     def describe_filter(self) -> str:
-        musts = [f"have {k}" for k in self.keywords] + ([f"be a {self.type_}"] if self.type_ else [])
+        musts = _musts(self.type_, self.keywords)
         return "it must " + " and ".join(musts) if musts else "any name of the same cost"
 
     def advice(self) -> str:
@@ -157,10 +172,13 @@ class FaceUpChoice:
 
 
 def refusal_for(v: Verdict, name: str) -> NameTaken | NotACandidate:
-    """The refusal a failed verdict stands for: 704.2 when taken is its only fault, else the first rule."""
-    messages = [r.message for r in v.reasons] or [f"{name!r} can't be chosen"]
-    others = [r for r in v.reasons if r.rule != "704.2"]
-    if v.reasons and not others:
-        return NameTaken("; ".join(messages), fields={"name": messages})
-    return NotACandidate("; ".join(messages), rule=others[0].rule if others else "704.1",
-                         fields={"name": messages})
+    """The refusal a failed verdict stands for: every reason, in rule order (as /check lists them),
+    answering with the code and rule of the first (``Verdict.first``): 704.2 first (taken, and
+    perhaps banned too) is ``name_taken``; any other first rule is ``not_a_candidate`` with it."""
+    reasons = v.reasons  # in rule order already (index.in_rule_order)
+    messages = [r.message for r in reasons] or [f"{name!r} can't be chosen"]
+    first = v.first
+    said = "; ".join(f"{r.message} ({r.rule})" for r in reasons) if len(reasons) > 1 else messages[0]
+    if first is not None and first.rule == NameTaken.rule:
+        return NameTaken(said, fields={"name": messages})
+    return NotACandidate(said, rule=first.rule if first else NotACandidate.rule, fields={"name": messages})

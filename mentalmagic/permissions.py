@@ -10,7 +10,7 @@ import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .commands import Command, Draw, LeaveGame, Look, Move, Name, Reveal, TurnFaceUp
+from .commands import Command, Draw, LeaveGame, Look, Move, Name, Reveal, Shuffle, TurnFaceUp
 from .errors import Forbidden, InvalidInput, PlayerOutOfGame, Unauthorized
 from .game import LOST, GameSetup, GameState
 from .zones import CONTROLLED_ZONES, HAND, HIDDEN_ZONES, LIBRARY, REMOVED
@@ -127,11 +127,22 @@ def _move(state, setup, actor, is_judge, cmd: Move) -> None:
 
 
 def _name(state, setup, actor, is_judge, cmd: Name) -> None:
-    if is_judge:
+    if is_judge:  # the judge records any player's choice (D11)
         if cmd.player is not None:
             player_in(state, setup, cmd.player)
         return
     _for_themselves(actor, is_judge, cmd, "name a card")
+    c = state.card(cmd.card)
+    if cmd.choice and actor not in (c.owner, c.controller) and not revealed_to(c, actor):
+        # D11: a chooser names only what was shown to them, or a bot could name any hidden card
+        raise Forbidden("with choice, a player names only a card revealed to them (705.5, D11)")
+
+
+def revealed_to(c, pid: str | None) -> bool:
+    """D11: has ``pid`` been shown this card? A revealed or looked-at hidden card, or a face-up one."""
+    if c.zone in HIDDEN_ZONES:
+        return c.revealed or pid in c.looked_by
+    return c.zone != REMOVED and not c.face_down
 
 
 def _turn_face_up(state, setup, actor, is_judge, cmd: TurnFaceUp) -> None:
@@ -168,7 +179,17 @@ def _leave_game(state, setup, actor, is_judge, cmd: LeaveGame) -> None:
         raise Forbidden("a player can only leave the game themselves")
 
 
+def _shuffle(state, setup, actor, is_judge, cmd: Shuffle) -> None:
+    pid = for_whom(state, setup, actor, cmd)
+    if not is_judge and pid != actor:
+        raise Forbidden("a player can only cut the library for themselves")
+    # 701.1b: the point comes from the system's randomness; only the judge records a cut seen at
+    # the table, or a player could place any card on top
+    if cmd.at is not None and not is_judge:
+        raise Forbidden("only the judge records where the library was cut (at)")
+
+
 _CHECKS: dict[type[Command], Callable[..., None]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
-    LeaveGame: _leave_game,
+    LeaveGame: _leave_game, Shuffle: _shuffle,
 }

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import random
 import secrets
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Protocol
 
 from . import views
 from .actions import decide
-from .commands import Command
+from .commands import Command, Shuffle
 from .errors import Forbidden, InvalidInput, UnknownPlayer
 from .game import Event, Game, GameSetup, GameState, Player, check_setup
 from .game import undo as undo_last
@@ -88,11 +89,21 @@ def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict
     """Check and record one action: the event and the cards it changed, as the caller may see them."""
     with uow:
         game = uow.games.load(game_id)  # inside the lock: nobody can write between read and append
+        command = with_randomness(command, game.state)
         event = decide(game.state, game.setup, uow.finder, command, caller.player, caller.is_judge, now())
         game, changed = uow.games.append(game, event, game.state.apply_event(event))
         uow.commit()
     return {"event": views.event_view(event, caller),
             "cards": [views.card_view(game.state.cards[cid], caller, uow.finder.pool) for cid in changed]}
+
+
+def with_randomness(command: Command, state: GameState) -> Command:
+    """701.1b: a shuffle the judge didn't record is a cut at a random point of the system's
+    randomness, drawn here so that the core stays deterministic (the point goes in the event)."""
+    if isinstance(command, Shuffle) and command.at is None:
+        size = len(state.library)
+        return replace(command, random_at=random.SystemRandom().randint(1, size - 1) if size > 1 else 0)
+    return command
 
 
 def undo(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:

@@ -6,10 +6,11 @@ The API, the pages and the CLI all read a game through these functions.
 
 from __future__ import annotations
 
-from .cards import Card
+from .cards import Card, Face, nonland
 from .errors import UnknownCard
 from .game import Event, Game, GameSetup, GameState
 from .index import CandidateFinder
+from .mana import mana_value_number
 from .names import fold
 from .naming import FaceUpChoice, Naming
 from .permissions import Caller
@@ -48,19 +49,33 @@ def listed(c: CardState, caller: Caller) -> bool:
 
 
 # -- what a card tells without naming ---------------------------------------------------------
-def printed_facts(card: Card) -> dict:
-    """705.7–705.9: what an unnamed card tells without naming: printed cost, mana value, colours."""
+def printed_facts(card: Card, named: Face | None = None, pentaland: bool = False) -> dict:
+    """705.7–705.9: what a card tells without naming: printed cost, mana value, colours, and whether
+    it is known to be nonland (a boolean, D13(b): ``cards.nonland``)."""
     costs = [f.cost for f in card.own_faces]
     known = all(c is not None for c in costs)
     mana_value = sum(c.mana_value for c in costs) if known else None  # a split card's total (709.4)
     colours = {col for c in costs if c is not None for col in c.colours}
-    has_cost = any(c is not None and not c.is_none for c in costs)
     return {
         "mana_cost": card.mana_cost_text,
-        "mana_value": mana_value,
+        "mana_value": mana_value_number(mana_value),  # 1, never 1.0: the card endpoints' type
         "colours": [col for col in "WUBRG" if col in colours],
-        "nonland": True if has_cost else None,  # 705.9 answers only for a non-empty cost
+        "nonland": nonland(card, named, pentaland=pentaland),
     }
+
+
+def named_face(pool: CardPool, c: CardState) -> Face | None:
+    """The face of the card ``c`` is named (704.4), if it is named."""
+    if c.named_as is None:
+        return None
+    return next((n.face for n in pool.nameables_called(c.named_as) if n.name == c.named_as), None)
+
+
+def shown_name(c: CardState, caller: Caller) -> str | None:
+    """D10: a named card played as a Pentaland shows its name only to the judge and its controller."""
+    if c.pentaland and not caller.is_judge and caller.player != c.controller:
+        return None
+    return c.named_as
 
 
 def share_a_name(state: GameState, card_ids: list[str]) -> bool:
@@ -105,12 +120,12 @@ def card_view(c: CardState, caller: Caller, pool: CardPool) -> dict:
     out = {
         "id": c.id, "zone": c.zone, "owner": c.owner, "controller": c.controller,
         # a name is announced when it is given (705.1-705.4) and listed by GET /names: it is public,
-        # even once a named card is turned face down (704.4)
-        "face_down": c.face_down, "pentaland": c.pentaland, "named_as": c.named_as,
+        # even once a named card is turned face down (704.4); a Pentaland shows no name (D10)
+        "face_down": c.face_down, "pentaland": c.pentaland, "named_as": shown_name(c, caller),
         "revealed": c.revealed,
     }
     if sees(c, caller):
-        facts = printed_facts(pool.lookup(c.printed))
+        facts = printed_facts(pool.lookup(c.printed), named_face(pool, c), c.pentaland)
         out["printed"] = c.printed
         out["printed_mana_cost"] = facts["mana_cost"]  # 705.7: answerable without naming
         out["mana_value"] = facts["mana_value"]  # 705.7

@@ -6,7 +6,19 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from mentalmagic.commands import Command, Draw, EndLook, EndReveal, LeaveGame, Look, Move, Name, Reveal, TurnFaceUp
+from mentalmagic.commands import (
+    Command,
+    Draw,
+    EndLook,
+    EndReveal,
+    LeaveGame,
+    Look,
+    Move,
+    Name,
+    Reveal,
+    Shuffle,
+    TurnFaceUp,
+)
 from mentalmagic.errors import ArbiterError
 from mentalmagic.game import GameSetup, GameState, Player
 from mentalmagic.index import CandidateFinder
@@ -47,11 +59,20 @@ def commands(draw, state: GameState, finder: CandidateFinder) -> tuple[str | Non
     actor = None if judge or not in_game else draw(st.sampled_from(in_game))
     someone = draw(st.sampled_from([p.id for p in PLAYERS]))
     kind = draw(st.sampled_from(["draw", "move", "move", "move", "name", "morph", "turn_face_up", "reveal", "look",
-                                 "end", "leave"]))
+                                 "end", "leave", "shuffle"]))
     if kind == "draw" or not live:
         return actor, judge, Draw(player=someone if judge else None, count=draw(st.integers(1, 2)))
     if kind == "leave" and draw(st.integers(0, 3)) == 0:  # rare: keep games going
-        return actor, judge, LeaveGame(player=someone if judge or draw(st.integers(0, 3)) == 0 else None)
+        leaver = someone if judge or draw(st.integers(0, 3)) == 0 else None
+        # D9: cards under a control-changing effect go back (now and then a card that may not)
+        borrowed = [c.id for c in live if c.controller == (leaver or actor) and c.owner != c.controller]
+        returned = draw(st.lists(st.sampled_from(borrowed or [c.id for c in live]), max_size=2, unique=True))
+        return actor, judge, LeaveGame(player=leaver, returned=tuple(returned))
+    if kind == "shuffle":  # 701.1b: a cut, at a point the judge saw or the service drew
+        point = draw(st.integers(0, len(state.library)))
+        cut = Shuffle(player=someone if judge else None, at=point) if judge and draw(st.booleans()) else \
+            Shuffle(player=someone if judge else None, random_at=point)
+        return actor, judge, cut
     if kind in ("reveal", "look"):
         cls = Reveal if kind == "reveal" else Look
         extra = {"continuous": draw(st.booleans())} if cls is Reveal else {}
@@ -68,6 +89,9 @@ def commands(draw, state: GameState, finder: CandidateFinder) -> tuple[str | Non
         if hands:
             c = draw(st.sampled_from(hands))
             who = c.owner if not judge and draw(st.integers(0, 3)) else actor
+            if draw(st.integers(0, 3)) == 0:  # D10: any card of a hand as a Pentaland, a named one first
+                c = draw(st.sampled_from([h for h in hands if h.named_as] or hands))
+                return (c.owner if not judge else actor), judge, Move(card=c.id, to="battlefield", pentaland=True)
             return who, judge, Move(card=c.id, to="battlefield", face_down=True,
                                     via=draw(st.sampled_from(["morph", "manifest"])))
     face_down = [c for c in live if c.face_down and not c.pentaland]
@@ -81,8 +105,8 @@ def commands(draw, state: GameState, finder: CandidateFinder) -> tuple[str | Non
         except ArbiterError:
             pass
     name = draw(st.one_of(st.none(), st.sampled_from(names))) if names else None
-    if kind == "name":
-        return actor, judge, Name(card=card.id, name=name or names[0])
+    if kind == "name":  # now and then as a 705.5 chooser (D11)
+        return actor, judge, Name(card=card.id, name=name or names[0], choice=draw(st.integers(0, 3)) == 0)
     if kind == "turn_face_up":
         return actor, judge, TurnFaceUp(card=card.id, name=name, via=draw(st.one_of(st.none(), st.sampled_from(VIAS))))
     to = draw(st.sampled_from(MOVE_ZONES))

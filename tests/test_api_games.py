@@ -316,8 +316,9 @@ def test_a_pentaland_is_never_named_nor_turned_face_up_nor_moved_face_up(client)
     g.refused(ANA, 409, "pentaland_refused", "703.7", type="move", card=lions, to="exile", face_down=False)
     g.refused(ANA, 409, "pentaland_refused", "703.7", type="move", card=lions, to="exile",
               name="Isamaru, Hound of Konda")
-    # 703.3: a named card can't become a Pentaland
-    g.do(ANA, type="name", card=shock, name="Lightning Bolt")
+    # 703.3: a named face-up card outside a hand can't become a Pentaland (a named card of a hand can, D10)
+    g.cast(ANA, shock, "Lightning Bolt")
+    g.do(ANA, type="move", card=shock, to="graveyard")
     g.refused(ANA, 409, "pentaland_refused", "703.3", type="move", card=shock, to="battlefield", pentaland=True)
 
 
@@ -688,7 +689,7 @@ def test_every_refusal_is_a_409_that_cites_its_rule_and_changes_nothing(client, 
 
 
 MALFORMED = [
-    ({"type": "shuffle"}, "type"),
+    ({"type": "mulligan"}, "type"),
     ({"player": ANA, "count": 1}, "type"),
     ({"type": 7}, "type"),
     ({"type": "move", "to": "hand"}, "card"),

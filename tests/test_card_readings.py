@@ -124,9 +124,11 @@ def test_d4_start_is_one_name_though_two_cards_have_a_half_called_so(finder, poo
         ("Ornithopter", None, True),  # {0} is a non-empty cost: nonland without naming
         ("Shock", None, True),
         ("Bonecrusher Giant // Stomp", None, True),  # the front's cost
-        ("Forest", None, None),  # no mana cost: could be named Ancestral Vision, so must be named (705.6)
-        ("Ancestral Vision", None, None),
-        ("Dryad Arbor", None, None),
+        # no mana cost: not known to be nonland (it could be named Forest or Ancestral Vision): false,
+        # never null; its owner names it when an effect must know (705.6)
+        ("Forest", None, False),
+        ("Ancestral Vision", None, False),
+        ("Dryad Arbor", None, False),
         ("Forest", "Forest", False),  # named: the card it is named (704.4)
         ("Forest", "Ancestral Vision", True),
         ("Ornithopter", "Memnite", True),

@@ -212,10 +212,32 @@ def test_a_pentaland_is_played_face_down_onto_the_battlefield_without_a_name(fin
     assert err.rule == rule
 
 
-def test_a_named_card_cant_be_played_as_a_pentaland(finder):
+def test_d10_a_named_card_of_a_hand_may_be_played_as_a_pentaland_and_keeps_its_name(finder):
+    # D10: 703.2 lets a player play any card of their hand as a Pentaland, a named one included (704.4).
+    t = Table(finder, "Shock", "Lightning Bolt", "Shock")
+    t.draw(ANA, 2)
+    t.do(ANA, type="name", card="c1", name="Lightning Bolt")
+    e = t.do(ANA, type="move", card="c1", to="battlefield", pentaland=True)
+    assert e.rule == "703.2" and "naming" not in e.data
+    c = t.card("c1")
+    assert (c.pentaland, c.face_down, c.named_as) == (True, True, "Lightning Bolt")  # it keeps its name...
+    t.draw(BOB)
+    err = t.refused(BOB, errors.NameTaken, type="move", card="c3", to="stack", name="Lightning Bolt")
+    assert err.rule == "704.2"  # ...which stays taken
+    t.do(ANA, type="move", card="c1", to="hand")  # 703.8: no longer a Pentaland: the named card again
+    c = t.card("c1")
+    assert (c.pentaland, c.face_down, c.named_as) == (False, False, "Lightning Bolt")
+    err = t.refused(ANA, errors.AlreadyNamed, type="name", card="c1", name="Chain Lightning")
+    assert err.rule == "704.4"  # never renamed
+    assert t.names() == [("Lightning Bolt", "c1", ANA, None)]
+
+
+def test_d10_a_named_face_up_card_outside_a_hand_cant_be_played_as_a_pentaland(finder):
+    # 703.3 as written: only an unnamed face-up card outside the hand.
     t = Table(finder, "Shock")
     t.draw(ANA)
-    t.do(ANA, type="name", card="c1", name="Lightning Bolt")
+    t.cast(ANA, "c1", "Lightning Bolt")
+    t.do(ANA, type="move", card="c1", to="graveyard")
     err = t.refused(ANA, errors.PentalandRefused, type="move", card="c1", to="battlefield", pentaland=True)
     assert err.rule == "703.3"
 
@@ -567,13 +589,15 @@ def test_could_be_lists_the_unnamed_hand_cards_that_could_take_a_free_name(finde
         ("Shock", 1.0, ["R"], True),
         ("Fire // Ice", 4.0, ["U", "R"], True),
         ("Rise of the Hobgoblins", 2.0, ["W", "R"], True),
-        ("Forest", 0.0, [], None),
+        ("Forest", 0, [], False),  # D13(b): not known to be nonland, a boolean in games (never null)
+        ("Ornithopter", 0, [], True),  # {0} is a non-empty cost (705.9)
     ],
 )
 def test_printed_facts_need_no_naming(finder, printed, mana_value, colours, nonland):
     # 705.7 printed mana value, 705.8 colours of the printed symbols, 705.9 non-empty cost is nonland.
     facts = printed_facts(finder.pool.lookup(printed))
     assert (facts["mana_value"], facts["colours"], facts["nonland"]) == (mana_value, colours, nonland)
+    assert type(facts["mana_value"]) is int and type(facts["nonland"]) is bool  # 1, never 1.0; never None
 
 
 # -- leaving the game ------------------------------------------------------------------
@@ -659,7 +683,7 @@ def test_events_and_setups_round_trip_through_plain_dicts(finder):
 @pytest.mark.parametrize(
     ("action", "error", "field"),
     [
-        ({"type": "shuffle"}, errors.InvalidInput, "type"),
+        ({"type": "mulligan"}, errors.InvalidInput, "type"),
         ({"type": "move", "to": "hand"}, errors.InvalidInput, "card"),
         ({"type": "move", "card": "c1", "to": "sideboard"}, errors.InvalidInput, "to"),
         ({"type": "move", "card": "c1", "to": "hand", "position": "top"}, errors.InvalidInput, "position"),
@@ -697,3 +721,22 @@ def test_a_setup_with_unknown_cards_or_duplicate_ids_is_invalid(finder):
 def test_opponents_are_every_other_player_without_teams():
     setup = make_setup("Shock", players=(*TWO, Player(CID, "Cid")))
     assert setup.opponents(ANA) == {BOB, CID}
+
+
+# -- a face-down card put into the library (found by Hypothesis) ----------------------------
+def test_a_face_down_card_put_into_the_library_is_not_turned_face_up_nor_named(finder):
+    # Regression: the judge moved Ana's face-down morph into the library; the arbiter read it as turned
+    # face up (705.4), found no {W} morph name, recorded a 705.4a game loss that removed the card, and
+    # also put it on top of the library (library ['c1', 'c3'] while c1 was `removed`). Into the library
+    # a face-down card is not turned face up: nobody owns it there (702.2a); D12 reveals and names only
+    # one leaving for a hand or a graveyard.
+    t = Table(finder, "Savannah Lions", "Shock", "Craw Wurm")
+    t.draw(ANA, 2)
+    t.morph(ANA, "c1")
+    e = t.do(None, judge=True, type="move", card="c1", to="library")
+    assert "game_loss" not in e.data and "naming" not in e.data and e.rule == "702.2a"
+    c = t.card("c1")
+    assert (c.zone, c.owner, c.face_down, c.named_as, c.face_down_seq) == ("library", None, False, None, None)
+    assert t.state.library == ["c1", "c3"] and t.state.players[ANA].status == "in_game"
+    assert t.card("c2").zone == "hand"
+    assert replay(t.setup, t.events).snapshot() == t.state.snapshot()

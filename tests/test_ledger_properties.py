@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import PLAYERS, SETUP, commands
@@ -16,6 +17,13 @@ from mentalmagic.game import Event, GameSetup, GameState, replay, undo
 from mentalmagic.names import fold
 from mentalmagic.views import face_up_options
 from mentalmagic.zones import HIDDEN_ZONES, LIBRARY
+
+
+@pytest.fixture(scope="module")
+def finder(mini_finder):
+    """The core tier: every card these properties play is in tests/minipool.py."""
+    return mini_finder
+
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -53,8 +61,9 @@ def check_invariants(state: GameState) -> None:
             assert c.owner == c.library_owner  # 702.2a–702.2c
         else:
             assert c.owner is not None  # 702.2: a card leaving the library always gets an owner
-        if c.pentaland:
-            assert c.face_down and c.named_as is None and c.zone not in HIDDEN_ZONES  # 703.7, 703.8
+        if c.pentaland:  # 703.7, 703.8; never named while it is one (a name from before stays, D10)
+            assert c.face_down and c.zone not in HIDDEN_ZONES
+            assert c.named_as is None or all(r.seq < c.face_down_seq for r in state.names.records() if r.card == c.id)
 
 
 def check_one_card_per_name(state: GameState) -> None:

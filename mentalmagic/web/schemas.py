@@ -308,6 +308,9 @@ class NameIn(_Action):
     type = _kind(commands.Name)
     card = _card
     name = Text(required=True)
+    choice = _flag(load_default=False, metadata={
+        "description": "705.5, D11: the acting player names a card an effect has them choose among cards revealed"
+                       " to them, which they need not own or control"})
 
 
 class TurnFaceUpIn(_Action):
@@ -356,11 +359,32 @@ class EndLookIn(EndRevealIn):
 class LeaveGameIn(_Action):
     command = commands.LeaveGame
     type = _kind(commands.LeaveGame)
+    returned = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=_distinct, metadata={
+        "description": "D9: the cards the leaver controls only through a control-changing effect; they go back to"
+                       " their owner's control where they are"})
+
+
+class ShuffleIn(_Action):
+    command = commands.Shuffle
+    type = _kind(commands.Shuffle)
+    at = fields.Integer(strict=True, validate=validate.Range(min=1, max=2000), metadata={
+        "description": "judge only: the cut seen at the table, this many cards from the top; else the service cuts"
+                       " at a random point (701.1b)"})
+
+
+class SearchLibraryIn(_Action):
+    """701.1a: always refused (409), whatever else it says, so a bot learns why."""
+
+    class Meta:
+        unknown = "exclude"  # marshmallow.EXCLUDE: whatever else it says, the answer is 701.1a
+
+    command = commands.Search
+    type = _kind(commands.Search)
 
 
 ACTIONS: dict[str, type[_Action]] = {
     s.command.type: s for s in (DrawIn, MoveIn, NameIn, TurnFaceUpIn, RevealIn, LookIn, EndRevealIn, EndLookIn,
-                                LeaveGameIn)
+                                LeaveGameIn, ShuffleIn, SearchLibraryIn)
 }
 
 
@@ -385,8 +409,12 @@ class GameCardOut(Out):
     printed = fields.String(allow_none=True, metadata={"description": "only where the caller may see it"})
     revealed = fields.Boolean()
     printed_mana_cost = fields.String(allow_none=True, metadata={"description": "printed cost (705.7), if visible"})
-    mana_value = fields.Float(allow_none=True, metadata={"description": "printed mana value (705.7), if visible"})
-    nonland = fields.Boolean(allow_none=True, metadata={"description": "705.9: true for a non-empty printed cost"})
+    mana_value = fields.Float(allow_none=True, metadata={
+        "description": "printed mana value (705.7), if visible: an integer when whole (1, never 1.0)"})
+    nonland = fields.Boolean(metadata={
+        "description": "705.9, D13(b): true when known to be nonland without naming (a non-empty printed cost, {0}"
+                       " included, or named a nonland card); false otherwise: a land, a Pentaland, or an unnamed"
+                       " card with no mana cost (its owner names it, 705.6)"})
     colors = fields.List(fields.String(), metadata={"description": "printed colours (705.8), if visible"})
 
 
