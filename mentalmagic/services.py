@@ -30,6 +30,7 @@ class Repository(Protocol):
     def append(self, game: Game, event: Event, new_state: GameState) -> tuple[Game, list[str]]: ...
     def remove_last(self, game: Game, last: Event, before: GameState, at: str) -> Game: ...
     def set_token(self, game_id: str, player: str, token_hash: str) -> None: ...
+    def summaries(self) -> list[dict]: ...
 
 
 class UnitOfWork(Protocol):
@@ -138,6 +139,11 @@ def authenticate(uow: UnitOfWork, game_id: str, authorization: str | None) -> Ca
 
 def game(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
     return views.game_view(uow.games.load(game_id), caller, uow.finder.pool)
+
+
+def list_games(uow: UnitOfWork) -> list[dict]:
+    """Every game of the database, newest first (the judge's list on the laptop that holds the file)."""
+    return uow.games.summaries()
 
 
 def events(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
