@@ -6,6 +6,7 @@ Works offline against the same SQLite database as the web app.
 from __future__ import annotations
 
 import gc
+import inspect
 import json
 import os
 import sys
@@ -922,25 +923,50 @@ def game_tokens(ctx, game_id, players, every):
 @game.command("do")
 @_GAME
 @click.argument("line", nargs=-1, required=True)
+@click.option("--keep-going", is_flag=True,
+              help="With -: report a line that fails and go on; exit status 1 at the end if any failed.")
 @click.pass_context
-def game_do(ctx, game_id, line):
+def game_do(ctx, game_id, line, keep_going):
     """Record what LINE says, in the judge's short grammar (`ana draw 2`, `ben cast 3 as Shock`, `undo`).
 
-    With `-` as LINE, reads one command a line from standard input and stops at the first refusal.
+    With `-` as LINE, reads one command a line from standard input (`#` starts a comment), and
+    stops at the first line that fails unless --keep-going. On a terminal it prompts and keeps
+    going, loading the cards once for the whole game; there `show`, `show PLAYER`, `log` and
+    `help` work too.
 
     \b
     {grammar}
     """
-    lines = sys.stdin.read().splitlines() if line == ("-",) else [" ".join(line)]
-    for n, text in enumerate(lines, 1):
-        if not text.strip() or text.lstrip().startswith("#"):
+    script = line == ("-",)
+    tty = script and sys.stdin.isatty()
+    keep_going = keep_going or tty
+    failed = 0
+    for n, text in enumerate(_stdin_lines(tty) if script else [" ".join(line)], 1):
+        text = text.strip()
+        if not text or text.startswith("#"):
             continue
         try:
             _do_line(ctx, game_id, text)
         except click.ClickException as e:
-            if len(lines) > 1:
-                click.echo(f"line {n}: {text.strip()}", err=True)
-            raise e from None
+            where = f"line {n}: {text}\n" if script and not tty else ""
+            if not keep_going:
+                if where:
+                    click.echo(where, nl=False, err=True)
+                raise e from None
+            click.echo(where + (e.format_message() if isinstance(e, _Refused) else f"error: {e.format_message()}"),
+                       err=True)
+            failed += 1
+    ctx.exit(1 if failed else 0)
+
+
+def _stdin_lines(prompt: bool):
+    while True:
+        if prompt:
+            click.echo("> ", nl=False, err=True)
+        text = sys.stdin.readline()
+        if not text:
+            return
+        yield text
 
 
 @_guarded
@@ -949,6 +975,16 @@ def _do_line(ctx: click.Context, game_id: str, text: str) -> None:
     from .permissions import JUDGE
     from .services import act, undo
 
+    word, _, rest = text.partition(" ")
+    if word.casefold() == "show":  # a script's or a session's look at the table between commands
+        ctx.invoke(game_show, game_id=game_id, as_player=rest.strip() or None)
+        return
+    if text.casefold() == "log":
+        ctx.invoke(game_log, game_id=game_id)
+        return
+    if text.casefold() == "help":
+        click.echo(_grammar_help())
+        return
     seat = _Seat(ctx, game_id)
     command = parse(text, seat.table)
     if isinstance(command, Undo):
@@ -964,7 +1000,7 @@ def _grammar_help() -> str:
     return "\n".join(f"{u:<{width}}  {ex}" for u, ex, _ in HELP)
 
 
-game_do.help = game_do.help.replace("{grammar}", _grammar_help())
+game_do.help = inspect.cleandoc(game_do.help).replace("{grammar}", _grammar_help())
 
 
 if __name__ == "__main__":

@@ -260,3 +260,23 @@ def test_help_shows_each_commands_whole_description():
         for name, cmd in group.commands.items():
             first = " ".join(cmd.help.partition("\n\n")[0].split())
             assert f"{name} {first}" in text, name
+
+
+def test_a_script_may_keep_going_past_a_refusal_and_look_at_the_table(db, game):
+    script = "ana draw 2\nana cast 1 as Shock\nshow ben\nana cast 1 as Lightning Bolt\nlog\n"
+    result = run(db, "do", game, "-", "--keep-going", input=script)
+    assert result.exit_code == 1  # a line failed...
+    assert result.stderr.startswith("line 2: ana cast 1 as Shock\nrefused (704.1): ")
+    assert re.search(r"seen by Ben\n(.*\n)*hand of Ana \(2\)\n\s+#1\s+\?", result.stdout)  # `show ben`
+    assert result.stdout.endswith("   2  move           Ana  #1  hand -> stack  named Lightning Bolt  [705.1]\n")
+    assert len(rows(db, "select * from events where game_id = ?", [game])) == 2  # ...and the others ran
+
+
+def test_an_import_shows_its_progress_on_standard_error_even_off_a_terminal(capsys):
+    from mentalmagic.runtime import terminal_progress
+
+    tick = terminal_progress("importing cards", every=0)  # a line at every tick: no clock in the test
+    tick()
+    tick(2)
+    assert capsys.readouterr().err == ("importing cards…\nimporting cards: 1 cards so far\n"
+                                       "importing cards: 3 cards so far\n")
