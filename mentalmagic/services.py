@@ -48,6 +48,13 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _new_game_id() -> str:
+    """A random id that no command line takes for an option: none starts with '-' (`game show -x…`)."""
+    while (game_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return game_id
+
+
 def _new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -71,7 +78,7 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
         options=dict(options),
     )
     check_setup(setup, pool)
-    game = Game(secrets.token_urlsafe(9), setup, GameState.initial(setup), now())
+    game = Game(_new_game_id(), setup, GameState.initial(setup), now())
     judge, tokens = _new_token(), {p.id: _new_token() for p in setup.players}
     with uow:
         uow.games.add(game, token_hash(judge), {pid: token_hash(t) for pid, t in tokens.items()})

@@ -280,3 +280,11 @@ def test_an_import_shows_its_progress_on_standard_error_even_off_a_terminal(caps
     tick(2)
     assert capsys.readouterr().err == ("importing cards…\nimporting cards: 1 cards so far\n"
                                        "importing cards: 3 cards so far\n")
+
+
+def test_a_game_id_never_starts_with_a_dash_that_a_command_line_would_read_as_an_option(monkeypatch):
+    from mentalmagic import services
+
+    ids = iter(["-dashed", "_fine"])
+    monkeypatch.setattr(services.secrets, "token_urlsafe", lambda n: next(ids))
+    assert services._new_game_id() == "_fine"
