@@ -5,6 +5,7 @@ Works offline against the same SQLite database as the web app.
 
 from __future__ import annotations
 
+import functools
 import gc
 import inspect
 import json
@@ -412,8 +413,6 @@ class _Refused(click.ClickException):
 
 def _guarded(f):
     """Domain errors and unreadable input become one line and a non-zero exit status, never a traceback."""
-    import functools
-
     from marshmallow import ValidationError
 
     from .grammar import GrammarError
@@ -466,18 +465,14 @@ class _Seat:
         self.names = {p.id: p.name for p in self.game.setup.players}
 
     def player(self, text: str) -> str:
-        from .names import fold
+        from .grammar import player_ref
 
-        pid = self.table.players.get(fold(text))
-        if pid is None:
-            raise click.UsageError(f"no player {text!r} in this game (players: {', '.join(self.names.values())})")
-        return pid
+        return player_ref(text, self.table)
 
     def card(self, text: str) -> str:
-        cid = self.table.cards.get(text.removeprefix("#").lower())
-        if cid is None:
-            raise click.UsageError(f"no card {text!r} in this game: use its number from `game show`, or its id")
-        return cid
+        from .grammar import card_ref
+
+        return card_ref(text, self.table)
 
     def caller(self, as_player: str | None):
         from .permissions import JUDGE, Caller

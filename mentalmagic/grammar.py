@@ -101,19 +101,34 @@ def parse(line: str, table: Table) -> Command | Undo:
     return _VERBS[verb](_Args(args, table), player)
 
 
+def player_ref(text: str, table: Table) -> str:
+    """The player ``text`` names (a name, the start of one only they have, or an id; any case)."""
+    key = fold(text)
+    pid = table.players.get(key)
+    if pid is not None:
+        return pid
+    starting = {pid for name, pid in table.players.items() if key and name.startswith(key)}
+    if len(starting) == 1:  # `cara` for Cara Mia, `an` for Ana: a start no other player shares
+        return starting.pop()
+    why = "is the start of more than one player's name" if starting else "names no player"
+    raise GrammarError(f"{text!r} {why} (players: {', '.join(sorted(set(table.players)))})")
+
+
+def card_ref(text: str, table: Table) -> str:
+    """The card ``text`` names: its handle (``3``, ``#3``) or its id."""
+    return _Args([], table).card_ref(text)
+
+
 def _player(words: list[str], table: Table) -> tuple[str, list[str]]:
     """The longest run of leading words that names a player, and the words after it."""
-    for k in range(len(words) - 1 if len(words) > 1 else 1, 0, -1):
+    for k in range(len(words) - 1 if len(words) > 1 else 1, 1, -1):
         pid = table.players.get(fold(" ".join(words[:k])))
         if pid is not None:
             return pid, words[k:]
-    first = fold(words[0])
-    starting = {pid for key, pid in table.players.items() if first and key.startswith(first)}
-    if len(starting) == 1:  # `cara` for Cara Mia, `an` for Ana: a start no other player shares
-        return starting.pop(), words[1:]
-    known = ", ".join(sorted(set(table.players))) or "none"
-    why = "is more than one player's" if starting else "names no player"
-    raise GrammarError(f"a command starts with a player (or is `undo`); {words[0]!r} {why} (players: {known})")
+    try:
+        return player_ref(words[0], table), words[1:]
+    except GrammarError as e:
+        raise GrammarError(f"a command starts with a player (or is `undo`): {e.message}") from None
 
 
 class _Args:

@@ -210,7 +210,7 @@ def test_tokens_are_reissued_not_shown(db, game):
     assert after == {**before, "p2": token_hash(token)} and before["p2"] != after["p2"]
     assert len(re.findall("token: ", ok(db, "tokens", game, "--all"))) == 3
     unknown = run(db, "tokens", game, "dan")
-    assert unknown.exit_code == 2 and "no player 'dan'" in unknown.output
+    assert unknown.exit_code == 2 and "'dan' names no player" in unknown.output
 
 
 def test_do_reads_the_grammar_and_a_script_stops_at_the_first_refusal(db, game):

@@ -10,7 +10,18 @@ from hypothesis import strategies as st
 from mentalmagic.commands import Draw, EndLook, EndReveal, LeaveGame, Look, Move, Name, Reveal, TurnFaceUp
 from mentalmagic.errors import InvalidInput
 from mentalmagic.game import GameSetup, Player
-from mentalmagic.grammar import HELP, GrammarError, Table, Undo, card_handles, handle_of, parse, tokens
+from mentalmagic.grammar import (
+    HELP,
+    GrammarError,
+    Table,
+    Undo,
+    card_handles,
+    card_ref,
+    handle_of,
+    parse,
+    player_ref,
+    tokens,
+)
 
 SETUP = GameSetup(
     format="vintage",
@@ -75,7 +86,7 @@ def test_a_line_is_the_command_it_says(line, command):
     ("", "empty command"),
     ("   ", "empty command"),
     ("dan draw 2", "'dan' names no player"),
-    ("p draw 2", "'p' is more than one player's"),
+    ("p draw 2", "'p' is the start of more than one player's name"),
     ("ana", "a verb follows the player"),
     ("ana fly 2", "unknown verb 'fly'"),
     ("ana draw 0", "from 1 to 500"),
@@ -151,3 +162,21 @@ def test_any_text_is_a_command_or_a_grammar_error(line):
 def test_a_line_too_long_is_refused_before_reading():
     with pytest.raises(GrammarError, match="at most 1000"):
         parse("ana draw " + "1" * 2000, TABLE)
+
+
+@pytest.mark.parametrize(("text", "pid"), [("ana", "p1"), ("ANA", "p1"), ("p2", "p2"), ("Cara Mia", "p3"),
+                                           ("cara", "p3"), ("b", "p2")])
+def test_a_player_is_a_name_its_unique_start_or_an_id(text, pid):
+    assert player_ref(text, TABLE) == pid
+
+
+@pytest.mark.parametrize("text", ["dan", "p", "", "ana draw"])
+def test_a_player_reference_that_names_no_one_is_a_grammar_error(text):
+    with pytest.raises(GrammarError):
+        player_ref(text, TABLE)
+
+
+def test_a_card_is_its_handle_or_its_id():
+    assert card_ref("3", TABLE) == card_ref("#3", TABLE) == card_ref("C03X", TABLE) == c(3)
+    with pytest.raises(GrammarError, match="no card '0'"):
+        card_ref("0", TABLE)
