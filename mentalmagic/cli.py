@@ -538,6 +538,26 @@ def _player_completion(ctx, param, incomplete: str):
         return []
 
 
+def _line_completion(ctx, param, incomplete: str):
+    """The next word of a `game do` line (grammar.suggest): a player, a verb, a zone, a card name..."""
+    from .grammar import Table, suggest
+    from .storage.carddb import names_starting
+    from .storage.gamedb import stored_setup
+
+    try:
+        setup = stored_setup(_db_path(ctx), ctx.params.get("game_id") or "")
+    except Exception:  # no database yet, or not one  # noqa: BLE001
+        return []
+    if setup is None:
+        return []
+    typed = [*(ctx.params.get("line") or ()), incomplete]
+    hint = suggest(" ".join(typed), Table.of(setup))
+    if hint.kind == "name":  # the shell replaces only the word being typed: offer the rest from there
+        cut = len(hint.prefix) - len(incomplete)
+        return [n[cut:] for n in names_starting(_db_path(ctx), hint.prefix) if cut >= 0]
+    return list(hint.words)
+
+
 def _db_path(ctx: click.Context) -> Path:
     """The database while the shell completes (the group's callback hasn't run then)."""
     root = ctx.find_root()
@@ -917,7 +937,7 @@ def game_tokens(ctx, game_id, players, every):
 
 @game.command("do")
 @_GAME
-@click.argument("line", nargs=-1, required=True)
+@click.argument("line", nargs=-1, required=True, shell_complete=_line_completion)
 @click.option("--keep-going", is_flag=True,
               help="With -: report a line that fails and go on; exit status 1 at the end if any failed.")
 @click.pass_context

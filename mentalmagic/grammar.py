@@ -48,6 +48,7 @@ class Table:
 
     players: Mapping[str, str]  # fold(name) or fold(id) -> player id
     cards: Mapping[str, str]  # handle or lower-cased card id -> card id
+    names: tuple[str, ...] = ()  # the players' names as written, for suggestions
 
     @classmethod
     def of(cls, setup: GameSetup) -> Table:
@@ -55,7 +56,7 @@ class Table:
         players.update({fold(p.name): p.id for p in setup.players})  # a name wins over another's id
         cards = {cid.lower(): cid for cid, _ in setup.library}
         cards.update(card_handles(setup))
-        return cls(players, cards)
+        return cls(players, cards, tuple(p.name for p in setup.players))
 
 
 def card_handles(setup: GameSetup) -> dict[str, str]:
@@ -334,3 +335,70 @@ def help_lines(width: int = 0) -> Iterable[str]:
     """The grammar as text, one usage per line with its example."""
     for usage, example, meaning in HELP:
         yield f"{usage:<{width}}  e.g. `{example}`: {meaning}"
+
+
+# -- what may come next (completion) -------------------------------------------------------------
+@dataclass(frozen=True)
+class Suggestion:
+    """What may be typed where a line ends: the kind of word, what is typed of it so far, and the
+    choices the grammar knows. For ``card`` (a handle) and ``name`` (a card name: ``prefix`` is the
+    whole name typed so far, spaces included) the caller knows the choices: the game's zones, the pool."""
+
+    kind: str  # player, verb, card, zone, word, via, name, count, or "" (nothing more)
+    prefix: str
+    words: tuple[str, ...] = ()
+
+
+_CARD_VERBS = frozenset({"cast", "play", "pentaland", "move", "discard", "exile", "bounce", "name", "up", "face-up"})
+_MOVE_WORDS = ("as", "via", "face-down")
+
+
+def suggest(line: str, table: Table) -> Suggestion:
+    """What may come next at the end of ``line``; never raises on what a judge may type."""
+    try:
+        words = tokens(line)
+    except GrammarError:
+        return Suggestion("", "")
+    typing = not line[-1:].isspace() and bool(words)
+    done, prefix = (words[:-1], words[-1]) if typing else (words, "")
+    if not done:
+        return _starting("player", prefix, (*table.names, "undo"))
+    try:
+        player_ref(done[0], table)
+    except GrammarError:
+        return Suggestion("", prefix)
+    if len(done) == 1:
+        return _starting("verb", prefix, VERBS)
+    verb, args = done[1].casefold(), [w.casefold() for w in done[2:]]
+    if args and args[-1] == "via":
+        return _starting("via", prefix, VIAS)
+    if "as" in args and verb != "pentaland":  # the name runs to the end of the line
+        return Suggestion("name", " ".join([*done[2 + args.index("as") + 1:], prefix]).strip())
+    if verb in _CARD_VERBS and not args:
+        return Suggestion("card", prefix)
+    if verb == "name":
+        return Suggestion("name", " ".join([*done[3:], prefix]).strip())
+    if verb == "move":
+        if len(args) == 1 or (len(args) == 2 and args[1] == "to"):
+            return _starting("zone", prefix, ("to", *MOVE_ZONES) if len(args) == 1 else MOVE_ZONES)
+        return _starting("word", prefix, (*_MOVE_WORDS, "top", "bottom"))
+    if verb in ("cast", "play", "discard", "exile", "bounce"):
+        return _starting("word", prefix, _MOVE_WORDS)
+    if verb in ("up", "face-up"):
+        return _starting("word", prefix, ("as", "via"))
+    if verb == "draw":
+        return Suggestion("count", prefix) if not args else Suggestion("", prefix)
+    if verb in ("reveal", "look"):
+        if args[-1:] == ["top"]:
+            return Suggestion("count", prefix)
+        if not args:
+            return _starting("card", prefix, ("top",))
+        return _starting("word" if args[0] == "top" else "card", prefix, ("continuous",) if verb == "reveal" else ())
+    if verb in ("unreveal", "end-reveal", "unlook", "end-look"):
+        return Suggestion("card", prefix)
+    return Suggestion("", prefix)
+
+
+def _starting(kind: str, prefix: str, choices: Iterable[str]) -> Suggestion:
+    key = fold(prefix)
+    return Suggestion(kind, prefix, tuple(c for c in choices if fold(c).startswith(key)))

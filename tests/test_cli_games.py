@@ -250,6 +250,12 @@ def test_card_names_games_and_players_complete_in_the_shell(db, game):
     assert "Éclair de génie" in complete(f"name {game} 1 Écl")  # French names too
     assert complete(f"draw {game[:4]}") == [game]
     assert complete(f"draw {game} b") == ["Ben"]
+    # a `game do` line, word by word: what grammar.suggest says may come next
+    assert complete(f"do {game} ") == ["Ana", "Ben", "Cara", "undo"]
+    assert complete(f"do {game} ana ca") == ["cast"]
+    assert complete(f"do {game} ana cast 1 v") == ["via"]
+    rest = complete(f"do {game} ana cast 1 as Lightning B")  # the shell replaces the last word only
+    assert "Bolt" in rest and all(" " not in r or r.startswith("B") for r in rest)
 
 
 def test_help_shows_each_commands_whole_description():

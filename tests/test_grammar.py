@@ -12,7 +12,9 @@ from mentalmagic.errors import InvalidInput
 from mentalmagic.game import GameSetup, Player
 from mentalmagic.grammar import (
     HELP,
+    VERBS,
     GrammarError,
+    Suggestion,
     Table,
     Undo,
     card_handles,
@@ -20,6 +22,7 @@ from mentalmagic.grammar import (
     handle_of,
     parse,
     player_ref,
+    suggest,
     tokens,
 )
 
@@ -180,3 +183,43 @@ def test_a_card_is_its_handle_or_its_id():
     assert card_ref("3", TABLE) == card_ref("#3", TABLE) == card_ref("C03X", TABLE) == c(3)
     with pytest.raises(GrammarError, match="no card '0'"):
         card_ref("0", TABLE)
+
+
+@pytest.mark.parametrize(("line", "kind", "prefix", "words"), [
+    ("", "player", "", ("Ana", "Ben", "Cara Mia", "undo")),
+    ("b", "player", "b", ("Ben",)),
+    ("un", "player", "un", ("undo",)),
+    ("ana ", "verb", "", VERBS),
+    ("ana c", "verb", "c", ("cast",)),
+    ("ana un", "verb", "un", ("unreveal", "unlook")),
+    ("ben cast ", "card", "", ()),
+    ("ben cast 3 ", "word", "", ("as", "via", "face-down")),
+    ("ben cast 3 v", "word", "v", ("via",)),
+    ("ben cast 3 via ", "via", "", ("morph", "megamorph", "disguise", "manifest", "cloak", "effect")),
+    ("ben cast 3 via m", "via", "m", ("morph", "megamorph", "manifest")),
+    ("ben cast 3 as Light", "name", "Light", ()),
+    ("ben cast 3 as Lightning B", "name", "Lightning B", ()),
+    ("ben cast 3 as ", "name", "", ()),
+    ("ben name 3 Fire // I", "name", "Fire // I", ()),
+    ("ana move 4 ", "zone", "", ("to", "library", "hand", "battlefield", "graveyard", "exile", "stack", "command")),
+    ("ana move 4 to g", "zone", "g", ("graveyard",)),
+    ("ana move 4 to library ", "word", "", ("as", "via", "face-down", "top", "bottom")),
+    ("ana up 5 ", "word", "", ("as", "via")),
+    ("ana draw ", "count", "", ()),
+    ("ana reveal ", "card", "", ("top",)),
+    ("ana reveal top ", "count", "", ()),
+    ("ana reveal top 2 ", "word", "", ("continuous",)),
+    ("ana reveal 2 c", "card", "c", ("continuous",)),
+    ("ben look 1 ", "card", "", ()),
+    ("ben unlook ", "card", "", ()),
+    ("ana leave ", "", "", ()),
+    ("dan ", "", "", ()),
+    ('ana cast 3 as "Sh', "", "", ()),
+])
+def test_what_may_come_next(line, kind, prefix, words):
+    assert suggest(line, TABLE) == Suggestion(kind, prefix, words)
+
+
+@given(st.one_of(st.text(max_size=60), st.lists(WORDS, max_size=8).map(" ".join)))
+def test_a_suggestion_never_raises(line):
+    assert isinstance(suggest(line, TABLE), Suggestion)

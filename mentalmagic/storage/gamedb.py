@@ -203,3 +203,10 @@ def player_names_starting(db_path: Path, game_id: str, prefix: str) -> list[str]
     with closing(sqlite3.connect(str(db_path), timeout=5)) as conn:
         rows = conn.execute("select name from players where game_id = ? order by position", [game_id])
         return [r[0] for r in rows if r[0].casefold().startswith(prefix.casefold())]
+
+
+def stored_setup(db_path: Path, game_id: str) -> GameSetup | None:
+    """A game's setup straight from its row (the shell's completion: no pool, no replay)."""
+    with closing(sqlite3.connect(str(db_path), timeout=5)) as conn:
+        row = conn.execute("select setup from games where id = ?", [game_id]).fetchone()
+    return GameSetup.from_dict(json.loads(row[0])) if row else None
