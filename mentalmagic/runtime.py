@@ -45,8 +45,7 @@ def terminal_progress(label: str, every: float = 2.0):
     (make serve under a log, CI) one line at most every ``every`` seconds, so a first start is
     never a silent wait."""
     tty = sys.stderr.isatty()
-    count, last = 0, time.monotonic()
-    print(f"{label}…", file=sys.stderr, flush=True)
+    count, last = 0, time.monotonic()  # the first line after `every` s: a start refused at once stays one line
 
     def tick(n: int = 1):
         nonlocal count, last
