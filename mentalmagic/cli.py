@@ -496,6 +496,10 @@ class _Seat:
             parts.append(f"({d['printed']})")
         if "to" in d:
             parts.append(f"{d.get('from')} -> {d['to']}" + (f" ({d['position']})" if d.get("position") else ""))
+        if e["type"] == "shuffle":
+            parts.append(f"cut {d['at']} from the top" + (" (at random)" if d.get("random") else ""))
+        if d.get("returned"):
+            parts.append("returned " + " ".join(self.ref(c) for c in d["returned"]))
         if d.get("pentaland"):
             parts.append("as a Pentaland")
         elif d.get("face_down") and d.get("face_down_by"):
@@ -771,13 +775,15 @@ def game_move(ctx, game_id, card, zone, player, name, face_down, pentaland, posi
 @click.argument("card")
 @click.argument("name", shell_complete=_card_name_completion)
 @click.option("--player", default=None, shell_complete=_player_completion, help="Who names it (default: its holder).")
+@click.option("--choice", is_flag=True, default=None,
+              help="--player names a card an effect has them choose, though not theirs (705.5, D11).")
 @click.pass_context
 @_guarded
-def game_name(ctx, game_id, card, name, player):
+def game_name(ctx, game_id, card, name, player, choice):
     """Name CARD as NAME (704.1): refused with the rule when the name is taken (704.2) or not a candidate."""
     seat = _Seat(ctx, game_id)
     _act(ctx, seat, {"type": "name", "card": seat.card(card), "name": name,
-                     "player": seat.player(player) if player else None})
+                     "player": seat.player(player) if player else None, "choice": choice})
 
 
 @game.command("face-up")
@@ -845,12 +851,27 @@ def game_look(ctx, game_id, player, cards, top, end):
 @game.command("leave")
 @_GAME
 @_PLAYER
+@click.option("--returned", "returned", multiple=True, metavar="CARD",
+              help="A card PLAYER controls only through a control-changing effect: back to its owner (D9).")
 @click.pass_context
 @_guarded
-def game_leave(ctx, game_id, player):
+def game_leave(ctx, game_id, player, returned):
     """PLAYER leaves the game: what they own leaves with them, what they only control is exiled (800.4a, D9)."""
     seat = _Seat(ctx, game_id)
-    _act(ctx, seat, {"type": "leave_game", "player": seat.player(player)})
+    _act(ctx, seat, {"type": "leave_game", "player": seat.player(player),
+                     "returned": [seat.card(c) for c in returned] or None})
+
+
+@game.command("shuffle")
+@_GAME
+@_PLAYER
+@click.option("--at", type=int, default=None, help="The cut seen at the table: this many cards from the top.")
+@click.pass_context
+@_guarded
+def game_shuffle(ctx, game_id, player, at):
+    """PLAYER's effect would shuffle the common library: it is cut instead, at --at or at random (701.1b)."""
+    seat = _Seat(ctx, game_id)
+    _act(ctx, seat, {"type": "shuffle", "player": seat.player(player), "at": at})
 
 
 @game.command("undo")

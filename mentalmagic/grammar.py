@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .commands import Command, Draw, EndLook, EndReveal, LeaveGame, Look, Move, Name, Reveal, TurnFaceUp
+from .commands import Command, Draw, EndLook, EndReveal, LeaveGame, Look, Move, Name, Reveal, Shuffle, TurnFaceUp
 from .errors import InvalidInput
 from .game import GameSetup
 from .names import fold
@@ -269,6 +269,13 @@ def _name(a: _Args, pid: str) -> Command:
     return Name(player=pid, card=card, name=a.rest_as_name("the name to give"))
 
 
+def _choose(a: _Args, pid: str) -> Command:
+    """705.5, D11: the player an effect has choose a card names it."""
+    card = a.card()
+    a.take("as")
+    return Name(player=pid, card=card, name=a.rest_as_name("the name to give"), choice=True)
+
+
 def _up(a: _Args, pid: str) -> Command:
     card = a.card()
     opts = a.options(allow_down=False)
@@ -298,16 +305,30 @@ def _end_look(a: _Args, pid: str) -> Command:
 
 
 def _leave(a: _Args, pid: str) -> Command:
+    if a.take("returning", "returned") is not None:  # D9: cards they control only through an effect
+        return LeaveGame(player=pid, returned=a.cards())
     if a.words:
-        raise GrammarError(f"unexpected {a.words[0]!r}: `leave` takes nothing more")
+        raise GrammarError(f"unexpected {a.words[0]!r}: `leave` takes only `returning CARDS…`")
     return LeaveGame(player=pid)
+
+
+def _shuffle(a: _Args, pid: str) -> Command:
+    """701.1b: a cut, at the point seen at the table (`at N`), else at one the service draws."""
+    if a.take("at") is not None:
+        if len(a.words) != 1 or not a.words[0].isascii() or not a.words[0].isdigit() or int(a.words[0]) < 1:
+            raise GrammarError("expected `at N`: the cut, N cards from the top")
+        return Shuffle(player=pid, at=int(a.words.pop()))
+    if a.words:
+        raise GrammarError(f"unexpected {a.words[0]!r}: `shuffle` takes only `at N`")
+    return Shuffle(player=pid)
 
 
 _VERBS = {
     "draw": _draw, "cast": _to(STACK), "play": _to(BATTLEFIELD), "pentaland": _pentaland, "move": _move,
     "discard": _to(GRAVEYARD), "exile": _to(EXILE), "bounce": _to(HAND), "name": _name,
     "up": _up, "face-up": _up, "reveal": _reveal, "look": _look, "unreveal": _end_reveal,
-    "end-reveal": _end_reveal, "unlook": _end_look, "end-look": _end_look, "leave": _leave,
+    "end-reveal": _end_reveal, "unlook": _end_look, "end-look": _end_look, "leave": _leave, "choose": _choose,
+    "shuffle": _shuffle,
 }
 
 # The grammar as the judge reads it (the CLI's `game do --help`, the console page): usage, example, meaning.
@@ -321,11 +342,13 @@ HELP: tuple[tuple[str, str, str], ...] = (
      "any move; ZONE: " + ", ".join(MOVE_ZONES)),
     ("P discard|exile|bounce C [as NAME]", "ben discard 3 as Shock", "C to a graveyard, exile, or a hand"),
     ("P name C [as] NAME", "ben name 3 Shock", "name C (704.1)"),
+    ("P choose C [as] NAME", "ben choose 3 as Shock", "P names C an effect has them choose (705.5, D11)"),
     ("P up C [as NAME] [via V]", "ana up 5 as Shock via morph", "turn face-down C face up (705.4)"),
     ("P reveal C… | top N [continuous]", "ana reveal 2", "P reveals cards (702.2b)"),
     ("P look C… | top N", "ben look top 3", "P looks at cards (702.2c)"),
     ("P unreveal C… / P unlook C…", "ana unreveal 2", "the reveal or look ends"),
-    ("P leave", "ana leave", "P leaves the game (800.4a)"),
+    ("P leave [returning C…]", "ana leave returning 6", "P leaves the game; C… go back to their owners (D9)"),
+    ("P shuffle [at N]", "ana shuffle at 12", "the library is cut instead, N cards from the top or at random (701.1b)"),
     ("undo", "undo", "take back the last event"),
 )
 VERBS: tuple[str, ...] = tuple(_VERBS)
@@ -349,7 +372,8 @@ class Suggestion:
     words: tuple[str, ...] = ()
 
 
-_CARD_VERBS = frozenset({"cast", "play", "pentaland", "move", "discard", "exile", "bounce", "name", "up", "face-up"})
+_CARD_VERBS = frozenset({"cast", "play", "pentaland", "move", "discard", "exile", "bounce", "name", "choose", "up",
+                         "face-up"})
 _MOVE_WORDS = ("as", "via", "face-down")
 
 
@@ -376,8 +400,12 @@ def suggest(line: str, table: Table) -> Suggestion:
         return Suggestion("name", " ".join([*done[2 + args.index("as") + 1:], prefix]).strip())
     if verb in _CARD_VERBS and not args:
         return Suggestion("card", prefix)
-    if verb == "name":
+    if verb in ("name", "choose"):
         return Suggestion("name", " ".join([*done[3:], prefix]).strip())
+    if verb == "leave":
+        return Suggestion("card", prefix) if args else _starting("word", prefix, ("returning",))
+    if verb == "shuffle":
+        return Suggestion("count", prefix) if args else _starting("word", prefix, ("at",))
     if verb == "move":
         if len(args) == 1 or (len(args) == 2 and args[1] == "to"):
             return _starting("zone", prefix, ("to", *MOVE_ZONES) if len(args) == 1 else MOVE_ZONES)

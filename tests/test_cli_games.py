@@ -293,3 +293,23 @@ def test_a_game_id_never_starts_with_a_dash_that_a_command_line_would_read_as_an
     ids = iter(["-dashed", "_fine"])
     monkeypatch.setattr(services.secrets, "token_urlsafe", lambda n: next(ids))
     assert services._new_game_id() == "_fine"
+
+
+def test_shuffle_is_a_cut_and_a_leaver_returns_what_they_only_control(db, game):
+    assert "shuffle        Ana  cut 3 from the top  [701.1b]" in ok(db, "shuffle", game, "ana", "--at", 3)
+    assert re.search(r"library \(9\)\n\s+#4\s+Shock\s+1 from the top\n", ok(db, "show", game, "--library"))
+    ok(db, "do", game, "ben draw")  # #4
+    ok(db, "do", game, "ben pentaland 4")
+    ok(db, "move", game, "4", "battlefield", "--player", "ana")  # Ana takes control of it
+    assert re.search(r"#4\s+Shock\s+Pentaland; Ana \(owner Ben\)", ok(db, "show", game))
+    assert "leave_game     Ana  returned #4  [800.4a]" in ok(db, "leave", game, "ana", "--returned", "4")
+    assert re.search(r"#4\s+Shock\s+Pentaland; Ben\n", ok(db, "show", game))
+
+
+def test_a_chooser_names_a_card_that_isnt_theirs_with_choice(db, game):
+    ok(db, "draw", game, "ana")
+    ok(db, "reveal", game, "ana", "1")
+    chosen = ok(db, "do", game, "ben choose 1 as Lightning Bolt")
+    assert "name           Ben  #1  named Lightning Bolt  [705.5]" in chosen  # not 704.1: the chooser's naming
+    ok(db, "undo", game)
+    assert "named Lightning Bolt  [705.5]" in ok(db, "name", game, "1", "Lightning Bolt", "--player", "ben", "--choice")

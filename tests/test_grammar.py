@@ -7,7 +7,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mentalmagic.commands import Draw, EndLook, EndReveal, LeaveGame, Look, Move, Name, Reveal, TurnFaceUp
+from mentalmagic.commands import (
+    Draw,
+    EndLook,
+    EndReveal,
+    LeaveGame,
+    Look,
+    Move,
+    Name,
+    Reveal,
+    Shuffle,
+    TurnFaceUp,
+)
 from mentalmagic.errors import InvalidInput
 from mentalmagic.game import GameSetup, Player
 from mentalmagic.grammar import (
@@ -78,6 +89,10 @@ def c(n: int) -> str:
     ("ana unreveal 2", EndReveal(player="p1", cards=(c(2),))),
     ("ben unlook 1 2", EndLook(player="p2", cards=(c(1), c(2)))),
     ("ana leave", LeaveGame(player="p1")),
+    ("ana leave returning 6 #7", LeaveGame(player="p1", returned=(c(6), c(7)))),
+    ("ben choose 3 as Shock", Name(player="p2", card=c(3), name="Shock", choice=True)),
+    ("ana shuffle", Shuffle(player="p1")),
+    ("ana shuffle at 4", Shuffle(player="p1", at=4)),
     ("  undo  ", Undo()),
     ("UNDO", Undo()),
 ])
@@ -109,7 +124,11 @@ def test_a_line_is_the_command_it_says(line, command):
     ("ana reveal top", "expected `top N`"),
     ("ana reveal 2 2", "a card is named twice"),
     ("ana look top 3 4", "expected `top N`"),
-    ("ana leave now", "`leave` takes nothing more"),
+    ("ana leave now", "`leave` takes only `returning CARDS…`"),
+    ("ana leave returning", "expected cards"),
+    ("ana shuffle at", "expected `at N`"),
+    ("ana shuffle at 0", "expected `at N`"),
+    ("ana shuffle now", "`shuffle` takes only `at N`"),
     ('ana cast 3 as "Shock', "not closed"),
     ("undo ana", "'undo' names no player"),
 ])
@@ -146,7 +165,8 @@ def test_every_example_of_the_help_parses(usage, example, meaning):
 
 
 WORDS = st.sampled_from(["ana", "Ben", "cara", "mia", "draw", "cast", "play", "pentaland", "move", "to", "name",
-                         "up", "reveal", "look", "unreveal", "unlook", "leave", "undo", "as", "via", "morph",
+                         "up", "reveal", "look", "unreveal", "unlook", "leave", "undo",
+                         "choose", "shuffle", "at", "returning", "as", "via", "morph",
                          "top", "bottom", "face-down", "continuous", "library", "1", "3", "#5", "0", "11",
                          "Shock", '"', "'", "Fire // Ice", "c04x", ""])
 
@@ -159,7 +179,7 @@ def test_any_text_is_a_command_or_a_grammar_error(line):
         assert e.message and e.fields == {"line": [e.message]}
     else:
         assert command.type in {"undo", "draw", "move", "name", "turn_face_up", "reveal", "look", "end_reveal",
-                                "end_look", "leave_game"}
+                                "end_look", "leave_game", "shuffle"}
 
 
 def test_a_line_too_long_is_refused_before_reading():
@@ -190,7 +210,8 @@ def test_a_card_is_its_handle_or_its_id():
     ("b", "player", "b", ("Ben",)),
     ("un", "player", "un", ("undo",)),
     ("ana ", "verb", "", VERBS),
-    ("ana c", "verb", "c", ("cast",)),
+    ("ana c", "verb", "c", ("cast", "choose")),
+    ("ana ca", "verb", "ca", ("cast",)),
     ("ana un", "verb", "un", ("unreveal", "unlook")),
     ("ben cast ", "card", "", ()),
     ("ben cast 3 ", "word", "", ("as", "via", "face-down")),
@@ -212,7 +233,11 @@ def test_a_card_is_its_handle_or_its_id():
     ("ana reveal 2 c", "card", "c", ("continuous",)),
     ("ben look 1 ", "card", "", ()),
     ("ben unlook ", "card", "", ()),
-    ("ana leave ", "", "", ()),
+    ("ana leave ", "word", "", ("returning",)),
+    ("ana leave returning ", "card", "", ()),
+    ("ana shuffle ", "word", "", ("at",)),
+    ("ana shuffle at ", "count", "", ()),
+    ("ben choose 3 as Sh", "name", "Sh", ()),
     ("dan ", "", "", ()),
     ('ana cast 3 as "Sh', "", "", ()),
 ])
