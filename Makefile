@@ -20,6 +20,7 @@ BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 --no-wrap --
 setup: $(STAMP) $(NPM_STAMP) $(MO)
 
 $(STAMP): requirements.txt pyproject.toml
+	@echo "setup: installing the Python packages into $(VENV) (the first time: a minute or so)" >&2
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
@@ -33,7 +34,7 @@ $(NPM_STAMP): package.json package-lock.json
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
 	@if ! command -v npm >/dev/null 2>&1; then \
 	  echo "warning: no npm (sudo apt-get install npm): the pages draw mana symbols as text, page tests fail" >&2; \
-	elif npm ci --no-audit --no-fund --loglevel=error; then touch $(NPM_STAMP); \
+	elif echo "setup: installing the mana font and axe-core with npm ci" >&2 && npm ci --no-audit --no-fund --loglevel=error; then touch $(NPM_STAMP); \
 	else echo "warning: npm ci failed: the pages draw mana symbols as text, page tests fail" >&2; fi
 
 npm: $(NPM_STAMP)
@@ -55,6 +56,7 @@ browser:
 
 # Production: gunicorn, a worker process per core (settings: mentalmagic/web/serving.py).
 serve: setup
+	@echo "serve: checking the card database (the first start imports the cards: a few seconds)" >&2
 	PORT=$(PORT) $(BIN)/mentalmagic serve --host $(HOST) --port $(PORT)
 
 # Development only: Flask's reloading debug server, one process.

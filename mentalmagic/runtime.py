@@ -40,17 +40,22 @@ class Runtime:
     games: object = field(default=None)  # the game store, attached by the web app
 
 
-def terminal_progress(label: str):
-    """A progress callback that counts cards on a terminal, and stays silent elsewhere."""
-    if not sys.stderr.isatty():
-        return None
-    count = 0
+def terminal_progress(label: str, every: float = 2.0):
+    """A progress callback on standard error: a counter redrawn in place on a terminal; elsewhere
+    (make serve under a log, CI) one line at most every ``every`` seconds, so a first start is
+    never a silent wait."""
+    tty = sys.stderr.isatty()
+    count, last = 0, time.monotonic()  # the first line after `every` s: a start refused at once stays one line
 
     def tick(n: int = 1):
-        nonlocal count
+        nonlocal count, last
         count += n
-        if count % 1000 == 0:
-            print(f"\r{label}: {count} cards", end="", file=sys.stderr, flush=True)
+        if tty:
+            if count % 1000 == 0:
+                print(f"\r{label}: {count} cards", end="", file=sys.stderr, flush=True)
+        elif time.monotonic() - last >= every:
+            last = time.monotonic()
+            print(f"{label}: {count} cards so far", file=sys.stderr, flush=True)
 
     return tick
 
@@ -64,8 +69,7 @@ def ensure_cards(db_path: Path, source: Source | None = None, *, force: bool = F
             return False
         tick = terminal_progress(f"importing {source.label}")
         n = build_cards(db, source, tick)
-        if tick:
-            print(f"\rimported {n} cards from {source.label}", file=sys.stderr)
+        print(f"\rimported {n} cards from {source.label}", file=sys.stderr)
         return True
     finally:
         db.conn.close()

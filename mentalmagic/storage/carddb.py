@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import pickle
+import sqlite3
 import sys
 from collections import defaultdict
 from datetime import UTC, datetime
@@ -203,3 +204,22 @@ def read_pool(db_path, bans: BanList | None = None) -> CardPool:
         return load_pool(db, bans)
     finally:
         db.conn.close()
+
+
+def names_starting(db_path, prefix: str, limit: int = 50) -> list[str]:
+    """Card and face names, English or French, that start with ``prefix`` (any ASCII case), read
+    straight from the tables: the shell completes a name without loading the pool."""
+    like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    conn = sqlite3.connect(str(db_path), timeout=5)
+    try:
+        rows = conn.execute(
+            "select name from (select name from cards where name like ?1 escape '\\' "
+            "union select french_name from cards where french_name like ?1 escape '\\' "
+            "union select name from faces where name like ?1 escape '\\' "
+            "union select french_name from faces where french_name like ?1 escape '\\') "
+            "order by length(name), name limit ?2", [like, limit])
+        return [r[0] for r in rows]
+    except sqlite3.DatabaseError:  # no card tables yet: nothing to offer
+        return []
+    finally:
+        conn.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from contextlib import closing
 from pathlib import Path
 
 from ..errors import AlreadyNamed, NameTaken, UnknownGame
@@ -65,6 +66,14 @@ class GameStore:
         players = {p["id"]: p["token_hash"]
                    for p in self.db.query("select id, token_hash from players where game_id = ?", [game_id])}
         return row["judge_token_hash"], players
+
+    def summaries(self) -> list[dict]:
+        """Every game of the file, newest first: id, created_at, format, seq, players' names in seat order."""
+        names: dict[str, list[str]] = {}
+        for r in self.db.query("select game_id, name from players order by game_id, position"):
+            names.setdefault(r["game_id"], []).append(r["name"])
+        return [{**r, "players": names.get(r["id"], [])}
+                for r in self.db.query("select id, created_at, format, seq from games order by created_at desc, id")]
 
     # -- writing (inside a unit of work) ------------------------------------------------------
     def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str]) -> None:
@@ -179,3 +188,25 @@ class SqliteUnitOfWork:
         for game in self.games._pending():
             self.games.remember(game)
         self.games._pending().clear()
+
+
+def game_ids_starting(db_path: Path, prefix: str, limit: int = 50) -> list[str]:
+    """Game ids that start with ``prefix``, newest first (the shell's completion: no pool loaded)."""
+    with closing(sqlite3.connect(str(db_path), timeout=5)) as conn:
+        return [r[0] for r in conn.execute(
+            "select id from games where substr(id, 1, ?) = ? order by created_at desc limit ?",
+            [len(prefix), prefix, limit])]
+
+
+def player_names_starting(db_path: Path, game_id: str, prefix: str) -> list[str]:
+    """The names of a game's players that start with ``prefix``, any case (the shell's completion)."""
+    with closing(sqlite3.connect(str(db_path), timeout=5)) as conn:
+        rows = conn.execute("select name from players where game_id = ? order by position", [game_id])
+        return [r[0] for r in rows if r[0].casefold().startswith(prefix.casefold())]
+
+
+def stored_setup(db_path: Path, game_id: str) -> GameSetup | None:
+    """A game's setup straight from its row (the shell's completion: no pool, no replay)."""
+    with closing(sqlite3.connect(str(db_path), timeout=5)) as conn:
+        row = conn.execute("select setup from games where id = ?", [game_id]).fetchone()
+    return GameSetup.from_dict(json.loads(row[0])) if row else None

@@ -1,0 +1,432 @@
+"""The judge's text commands: one line (`ana draw 2`, `ben cast 3 as Shock`, `undo`) into a typed command.
+
+A line is ``PLAYER VERB ARGUMENTS`` (or ``undo``): the player by name or id, any case; a card by
+its handle (the number ``game show`` prints, ``#3`` too) or its id. The grammar knows the game's
+players and card handles, never the rules: what a line asks is decided like any other command
+(actions.py), so the CLI's ``game do`` and the console page refuse exactly what the API refuses.
+A line that can't be read raises ``GrammarError``, never another exception.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .commands import Command, Draw, EndLook, EndReveal, LeaveGame, Look, Move, Name, Reveal, Shuffle, TurnFaceUp
+from .errors import InvalidInput
+from .game import GameSetup
+from .names import fold
+from .zones import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, MOVE_ZONES, STACK, VIAS
+
+MAX_LINE = 1000
+MAX_COUNT = 500  # as the API's schemas: draw, reveal or look at most 500 cards at once
+FACE_DOWN_WORDS = frozenset({"down", "face-down", "facedown"})
+FACE_UP_WORDS = frozenset({"face-up", "faceup"})
+
+
+class GrammarError(InvalidInput):
+    """A line the grammar can't read: says what it expected (a 422 on the API, exit status 2 on the CLI)."""
+
+    code = "grammar"
+
+    def __init__(self, message: str):
+        super().__init__(message, fields={"line": [message]})
+
+
+@dataclass(frozen=True)
+class Undo:
+    """``undo``: take back the last event. Not an action but the judge's own use case (services.undo)."""
+
+    type: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a line may refer to: players by folded name or id, cards by handle or id."""
+
+    players: Mapping[str, str]  # fold(name) or fold(id) -> player id
+    cards: Mapping[str, str]  # handle or lower-cased card id -> card id
+    names: tuple[str, ...] = ()  # the players' names as written, for suggestions
+
+    @classmethod
+    def of(cls, setup: GameSetup) -> Table:
+        players = {fold(p.id): p.id for p in setup.players}
+        players.update({fold(p.name): p.id for p in setup.players})  # a name wins over another's id
+        cards = {cid.lower(): cid for cid, _ in setup.library}
+        cards.update(card_handles(setup))
+        return cls(players, cards, tuple(p.name for p in setup.players))
+
+
+def card_handles(setup: GameSetup) -> dict[str, str]:
+    """Short handles of a game's cards: '1'... in the order of the library at the start.
+
+    Fixed for the whole game, and saying nothing of a card a shuffled library didn't already say."""
+    return {str(i): cid for i, (cid, _) in enumerate(setup.library, 1)}
+
+
+def handle_of(setup: GameSetup) -> dict[str, str]:
+    """Card id -> its handle."""
+    return {cid: h for h, cid in card_handles(setup).items()}
+
+
+# -- reading a line ------------------------------------------------------------------------------
+_TOKEN = re.compile(r'"([^"]*)"|(\S+)')
+
+
+def tokens(line: str) -> list[str]:
+    """Words; "double quotes" group words (a player called "Ana Maria"). Apostrophes are letters."""
+    if not isinstance(line, str):
+        raise GrammarError("a command is a line of text")
+    if len(line) > MAX_LINE:
+        raise GrammarError(f"a command is at most {MAX_LINE} characters")
+    if line.count('"') % 2:
+        raise GrammarError('a quote (") is not closed')
+    return [m.group(1) if m.group(1) is not None else m.group(2) for m in _TOKEN.finditer(line)]
+
+
+def parse(line: str, table: Table) -> Command | Undo:
+    """The command ``line`` asks for, for the player it names; GrammarError when it can't be read."""
+    words = tokens(line)
+    if not words:
+        raise GrammarError("empty command: try `ana draw 2` or `undo`")
+    if len(words) == 1 and words[0].casefold() == "undo":
+        return Undo()
+    player, rest = _player(words, table)
+    if not rest:
+        raise GrammarError(f"what does {words[0]} do? a verb follows the player: {', '.join(VERBS)}")
+    verb, args = rest[0].casefold(), rest[1:]
+    if verb not in _VERBS:
+        raise GrammarError(f"unknown verb {rest[0]!r}; one of: {', '.join(VERBS)}")
+    return _VERBS[verb](_Args(args, table), player)
+
+
+def player_ref(text: str, table: Table) -> str:
+    """The player ``text`` names (a name, the start of one only they have, or an id; any case)."""
+    key = fold(text)
+    pid = table.players.get(key)
+    if pid is not None:
+        return pid
+    starting = {pid for name, pid in table.players.items() if key and name.startswith(key)}
+    if len(starting) == 1:  # `cara` for Cara Mia, `an` for Ana: a start no other player shares
+        return starting.pop()
+    why = "is the start of more than one player's name" if starting else "names no player"
+    raise GrammarError(f"{text!r} {why} (players: {', '.join(sorted(set(table.players)))})")
+
+
+def card_ref(text: str, table: Table) -> str:
+    """The card ``text`` names: its handle (``3``, ``#3``) or its id."""
+    return _Args([], table).card_ref(text)
+
+
+def _player(words: list[str], table: Table) -> tuple[str, list[str]]:
+    """The longest run of leading words that names a player, and the words after it."""
+    for k in range(len(words) - 1 if len(words) > 1 else 1, 1, -1):
+        pid = table.players.get(fold(" ".join(words[:k])))
+        if pid is not None:
+            return pid, words[k:]
+    try:
+        return player_ref(words[0], table), words[1:]
+    except GrammarError as e:
+        raise GrammarError(f"a command starts with a player (or is `undo`): {e.message}") from None
+
+
+class _Args:
+    """The words after the verb, read from the left."""
+
+    def __init__(self, words: list[str], table: Table):
+        self.words, self.table = list(words), table
+
+    def card(self, what: str = "a card") -> str:
+        if not self.words:
+            raise GrammarError(f"expected {what} (its number in `show`, or its id)")
+        return self.card_ref(self.words.pop(0))
+
+    def card_ref(self, word: str) -> str:
+        ref = word.removeprefix("#").lower()
+        cid = self.table.cards.get(ref)
+        if cid is None:
+            raise GrammarError(f"no card {word!r} in this game: use its number from `show`, or its id")
+        return cid
+
+    def cards(self) -> tuple[str, ...]:
+        """One card or more; each once."""
+        if not self.words:
+            raise GrammarError("expected cards (their numbers in `show`, or ids), or `top N`")
+        ids = tuple(self.card_ref(w) for w in self.words)
+        self.words = []
+        if len(set(ids)) != len(ids):
+            raise GrammarError("a card is named twice")
+        return ids
+
+    def count(self, word: str) -> int:
+        if not word.isascii() or not word.isdigit() or not 1 <= int(word) <= MAX_COUNT:
+            raise GrammarError(f"expected a number of cards from 1 to {MAX_COUNT}, not {word!r}")
+        return int(word)
+
+    def take(self, *choices: str) -> str | None:
+        """The next word if it is one of ``choices`` (any case), consumed."""
+        if self.words and self.words[0].casefold() in choices:
+            return self.words.pop(0).casefold()
+        return None
+
+    def options(self, *, allow_name: bool = True, allow_down: bool = True) -> dict:
+        """Trailing `face-down`, `top`/`bottom`, `via VIA` and `as NAME…` (the name runs to the end
+        of the line, but for a last `via VIA`)."""
+        out: dict = {}
+        while self.words:
+            word = self.words.pop(0)
+            low = word.casefold()
+            if low in FACE_DOWN_WORDS and allow_down:
+                out["face_down"] = True
+            elif low in FACE_UP_WORDS and allow_down:
+                out["face_down"] = False
+            elif low in ("top", "bottom") and "position" not in out:
+                out["position"] = low
+            elif low == "via":
+                out["via"] = self._via()
+            elif low == "as" and allow_name:
+                name_words = self.words
+                self.words = []
+                if len(name_words) >= 2 and name_words[-2].casefold() == "via":
+                    out["via"] = self._via_word(name_words[-1])
+                    name_words = name_words[:-2]
+                name = " ".join(name_words).strip()
+                if not name:
+                    raise GrammarError("expected a name after `as`")
+                out["name"] = name
+            else:
+                raise GrammarError(f"unexpected {word!r}" + (": give a name with `as NAME`" if allow_name else ""))
+        return out
+
+    def _via(self) -> str:
+        if not self.words:
+            raise GrammarError(f"expected how after `via`: {', '.join(VIAS)}")
+        return self._via_word(self.words.pop(0))
+
+    @staticmethod
+    def _via_word(word: str) -> str:
+        if word.casefold() not in VIAS:
+            raise GrammarError(f"unknown way {word!r}: {', '.join(VIAS)}")
+        return word.casefold()
+
+    def rest_as_name(self, what: str) -> str:
+        name = " ".join(self.words).strip()
+        self.words = []
+        if not name:
+            raise GrammarError(f"expected {what}")
+        return name
+
+    def top_or_cards(self) -> dict:
+        if self.take("top") is not None:
+            if len(self.words) != 1:
+                raise GrammarError("expected `top N`: how many cards from the top of the library")
+            return {"count": self.count(self.words.pop(0))}
+        return {"cards": self.cards()}
+
+
+# -- the verbs -------------------------------------------------------------------------------------
+def _draw(a: _Args, pid: str) -> Command:
+    if not a.words:
+        return Draw(player=pid)
+    if len(a.words) == 1 and a.words[0].isdigit():
+        return Draw(player=pid, count=a.count(a.words.pop(0)))
+    a.take("printed")
+    return Draw(player=pid, printed=a.rest_as_name("the printed card drawn, or a number"))
+
+
+def _to(zone: str, **fixed):
+    def verb(a: _Args, pid: str) -> Command:
+        card = a.card()
+        opts = a.options()
+        if "position" in opts and zone != LIBRARY:
+            raise GrammarError("top or bottom is for a card put into the library")
+        if "via" in opts and zone in (STACK, BATTLEFIELD) and "face_down" not in opts:
+            opts["face_down"] = True  # `ben cast 3 via morph`: a morph is cast face down
+        return Move(player=pid, card=card, to=zone, **{**opts, **fixed})
+    return verb
+
+
+def _move(a: _Args, pid: str) -> Command:
+    card = a.card()
+    a.take("to")
+    if not a.words or a.words[0].casefold() not in MOVE_ZONES:
+        raise GrammarError(f"expected where to: {', '.join(MOVE_ZONES)}")
+    zone = a.words.pop(0).casefold()
+    return _to(zone)(_Args([card, *a.words], a.table), pid)
+
+
+def _pentaland(a: _Args, pid: str) -> Command:
+    card = a.card()
+    a.options(allow_name=False, allow_down=False)  # anything more is an error
+    return Move(player=pid, card=card, to=BATTLEFIELD, pentaland=True)
+
+
+def _name(a: _Args, pid: str) -> Command:
+    card = a.card()
+    a.take("as")
+    return Name(player=pid, card=card, name=a.rest_as_name("the name to give"))
+
+
+def _choose(a: _Args, pid: str) -> Command:
+    """705.5, D11: the player an effect has choose a card names it."""
+    card = a.card()
+    a.take("as")
+    return Name(player=pid, card=card, name=a.rest_as_name("the name to give"), choice=True)
+
+
+def _up(a: _Args, pid: str) -> Command:
+    card = a.card()
+    opts = a.options(allow_down=False)
+    if "position" in opts:
+        raise GrammarError("top or bottom is for a card put into the library")
+    return TurnFaceUp(player=pid, card=card, **opts)
+
+
+def _reveal(a: _Args, pid: str) -> Command:
+    continuous = False
+    if a.words and a.words[-1].casefold() == "continuous":
+        a.words.pop()
+        continuous = True
+    return Reveal(player=pid, continuous=continuous, **a.top_or_cards())
+
+
+def _look(a: _Args, pid: str) -> Command:
+    return Look(player=pid, **a.top_or_cards())
+
+
+def _end_reveal(a: _Args, pid: str) -> Command:
+    return EndReveal(player=pid, cards=a.cards())
+
+
+def _end_look(a: _Args, pid: str) -> Command:
+    return EndLook(player=pid, cards=a.cards())
+
+
+def _leave(a: _Args, pid: str) -> Command:
+    if a.take("returning", "returned") is not None:  # D9: cards they control only through an effect
+        return LeaveGame(player=pid, returned=a.cards())
+    if a.words:
+        raise GrammarError(f"unexpected {a.words[0]!r}: `leave` takes only `returning CARDS…`")
+    return LeaveGame(player=pid)
+
+
+def _shuffle(a: _Args, pid: str) -> Command:
+    """701.1b: a cut, at the point seen at the table (`at N`), else at one the service draws."""
+    if a.take("at") is not None:
+        if len(a.words) != 1 or not a.words[0].isascii() or not a.words[0].isdigit() or int(a.words[0]) < 1:
+            raise GrammarError("expected `at N`: the cut, N cards from the top")
+        return Shuffle(player=pid, at=int(a.words.pop()))
+    if a.words:
+        raise GrammarError(f"unexpected {a.words[0]!r}: `shuffle` takes only `at N`")
+    return Shuffle(player=pid)
+
+
+_VERBS = {
+    "draw": _draw, "cast": _to(STACK), "play": _to(BATTLEFIELD), "pentaland": _pentaland, "move": _move,
+    "discard": _to(GRAVEYARD), "exile": _to(EXILE), "bounce": _to(HAND), "name": _name,
+    "up": _up, "face-up": _up, "reveal": _reveal, "look": _look, "unreveal": _end_reveal,
+    "end-reveal": _end_reveal, "unlook": _end_look, "end-look": _end_look, "leave": _leave, "choose": _choose,
+    "shuffle": _shuffle,
+}
+
+# The grammar as the judge reads it (the CLI's `game do --help`, the console page): usage, example, meaning.
+HELP: tuple[tuple[str, str, str], ...] = (
+    ("P draw [N]", "ana draw 2", "P draws N cards (1 if not said) from the top of the library (702.2)"),
+    ("P draw NAME", "ana draw Shock", "the judge records which printed card P drew at the table"),
+    ("P cast C [as NAME] [face-down] [via V]", "ben cast 3 as Shock", "C onto the stack, named (705.1)"),
+    ("P play C [as NAME] [face-down] [via V]", "ana play 4 as Forest", "C onto the battlefield"),
+    ("P pentaland C", "cara pentaland 5", "C played face down as a Pentaland (703)"),
+    ("P move C [to] ZONE [top|bottom] [face-down] [as NAME] [via V]", "ana move 4 to library bottom",
+     "any move; ZONE: " + ", ".join(MOVE_ZONES)),
+    ("P discard|exile|bounce C [as NAME]", "ben discard 3 as Shock", "C to a graveyard, exile, or a hand"),
+    ("P name C [as] NAME", "ben name 3 Shock", "name C (704.1)"),
+    ("P choose C [as] NAME", "ben choose 3 as Shock", "P names C an effect has them choose (705.5, D11)"),
+    ("P up C [as NAME] [via V]", "ana up 5 as Shock via morph", "turn face-down C face up (705.4)"),
+    ("P reveal C… | top N [continuous]", "ana reveal 2", "P reveals cards (702.2b)"),
+    ("P look C… | top N", "ben look top 3", "P looks at cards (702.2c)"),
+    ("P unreveal C… / P unlook C…", "ana unreveal 2", "the reveal or look ends"),
+    ("P leave [returning C…]", "ana leave returning 6", "P leaves the game; C… go back to their owners (D9)"),
+    ("P shuffle [at N]", "ana shuffle at 12", "the library is cut instead, N cards from the top or at random (701.1b)"),
+    ("undo", "undo", "take back the last event"),
+)
+VERBS: tuple[str, ...] = tuple(_VERBS)
+
+
+def help_lines(width: int = 0) -> Iterable[str]:
+    """The grammar as text, one usage per line with its example."""
+    for usage, example, meaning in HELP:
+        yield f"{usage:<{width}}  e.g. `{example}`: {meaning}"
+
+
+# -- what may come next (completion) -------------------------------------------------------------
+@dataclass(frozen=True)
+class Suggestion:
+    """What may be typed where a line ends: the kind of word, what is typed of it so far, and the
+    choices the grammar knows. For ``card`` (a handle) and ``name`` (a card name: ``prefix`` is the
+    whole name typed so far, spaces included) the caller knows the choices: the game's zones, the pool."""
+
+    kind: str  # player, verb, card, zone, word, via, name, count, or "" (nothing more)
+    prefix: str
+    words: tuple[str, ...] = ()
+
+
+_CARD_VERBS = frozenset({"cast", "play", "pentaland", "move", "discard", "exile", "bounce", "name", "choose", "up",
+                         "face-up"})
+_MOVE_WORDS = ("as", "via", "face-down")
+
+
+def suggest(line: str, table: Table) -> Suggestion:
+    """What may come next at the end of ``line``; never raises on what a judge may type."""
+    try:
+        words = tokens(line)
+    except GrammarError:
+        return Suggestion("", "")
+    typing = not line[-1:].isspace() and bool(words)
+    done, prefix = (words[:-1], words[-1]) if typing else (words, "")
+    if not done:
+        return _starting("player", prefix, (*table.names, "undo"))
+    try:
+        player_ref(done[0], table)
+    except GrammarError:
+        return Suggestion("", prefix)
+    if len(done) == 1:
+        return _starting("verb", prefix, VERBS)
+    verb, args = done[1].casefold(), [w.casefold() for w in done[2:]]
+    if args and args[-1] == "via":
+        return _starting("via", prefix, VIAS)
+    if "as" in args and verb != "pentaland":  # the name runs to the end of the line
+        return Suggestion("name", " ".join([*done[2 + args.index("as") + 1:], prefix]).strip())
+    if verb in _CARD_VERBS and not args:
+        return Suggestion("card", prefix)
+    if verb in ("name", "choose"):
+        return Suggestion("name", " ".join([*done[3:], prefix]).strip())
+    if verb == "leave":
+        return Suggestion("card", prefix) if args else _starting("word", prefix, ("returning",))
+    if verb == "shuffle":
+        return Suggestion("count", prefix) if args else _starting("word", prefix, ("at",))
+    if verb == "move":
+        if len(args) == 1 or (len(args) == 2 and args[1] == "to"):
+            return _starting("zone", prefix, ("to", *MOVE_ZONES) if len(args) == 1 else MOVE_ZONES)
+        return _starting("word", prefix, (*_MOVE_WORDS, "top", "bottom"))
+    if verb in ("cast", "play", "discard", "exile", "bounce"):
+        return _starting("word", prefix, _MOVE_WORDS)
+    if verb in ("up", "face-up"):
+        return _starting("word", prefix, ("as", "via"))
+    if verb == "draw":
+        return Suggestion("count", prefix) if not args else Suggestion("", prefix)
+    if verb in ("reveal", "look"):
+        if args[-1:] == ["top"]:
+            return Suggestion("count", prefix)
+        if not args:
+            return _starting("card", prefix, ("top",))
+        return _starting("word" if args[0] == "top" else "card", prefix, ("continuous",) if verb == "reveal" else ())
+    if verb in ("unreveal", "end-reveal", "unlook", "end-look"):
+        return Suggestion("card", prefix)
+    return Suggestion("", prefix)
+
+
+def _starting(kind: str, prefix: str, choices: Iterable[str]) -> Suggestion:
+    key = fold(prefix)
+    return Suggestion(kind, prefix, tuple(c for c in choices if fold(c).startswith(key)))
