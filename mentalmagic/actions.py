@@ -15,6 +15,7 @@ from .cards import Card
 from .commands import (
     Command,
     Draw,
+    EndGame,
     EndLook,
     EndReveal,
     LeaveGame,
@@ -61,7 +62,8 @@ from .zones import (
 def decide(state: GameState, setup: GameSetup, finder: CandidateFinder, command: Command,
            actor: str | None, is_judge: bool = False, at: str | None = None) -> Event:
     """Check ``command`` by ``actor`` (or the judge) and return the event to append; raise if refused."""
-    acting = authorize(state, setup, actor, is_judge, command)
+    acting = authorize(state, setup, actor, is_judge, command)  # a player out of the game hears that first
+    state.check_not_finished()  # 104.2a: a finished game records nothing more
     ctx = _Context(state, setup, finder, Naming.for_game(setup, finder), actor, is_judge, acting)
     data, rule = HANDLERS[type(command)](ctx, command)
     if is_judge:
@@ -432,9 +434,15 @@ def _search(ctx: _Context, cmd: Search):
                          " it instead (701.1b: the `shuffle` action)")
 
 
+def _end_game(ctx: _Context, cmd: EndGame):
+    """The judge's end (permissions: judge only); no winner is recorded, the fold marks it finished."""
+    return {"winners": []}, None
+
+
 HANDLERS: dict[type[Command], Callable[[_Context, Command], tuple[dict, str | None]]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
     EndReveal: _end_reveal, EndLook: _end_look, LeaveGame: _leave_game, Shuffle: _shuffle, Search: _search,
+    EndGame: _end_game,
 }
 
 

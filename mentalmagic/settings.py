@@ -22,6 +22,8 @@ class Settings:
     channel_timeout: int = 30  # seconds a connection may stay silent (half-open, idle keep-alive)
     max_header_bytes: int = 64 * 1024  # request line and headers together
     health_interval: float = 5.0  # seconds /health may reuse its check of the database
+    archive_after: float = 72.0  # hours after its last write that a game (over or idle) is archived
+    game_cache: int = 256  # games kept replayed in memory per process (least recently used go first)
 
 
 # setting -> environment variable
@@ -35,6 +37,8 @@ ENV = {
     "channel_timeout": "MENTALMAGIC_CHANNEL_TIMEOUT",
     "max_header_bytes": "MENTALMAGIC_MAX_HEADER_BYTES",
     "health_interval": "MENTALMAGIC_HEALTH_INTERVAL",
+    "archive_after": "MENTALMAGIC_ARCHIVE_AFTER",
+    "game_cache": "MENTALMAGIC_GAME_CACHE",
 }
 
 
