@@ -131,7 +131,8 @@ class GameStore:
         ids = [r["id"] for r in db.query(
             "select id from games where archived_at is null and coalesce(updated_at, created_at) < ?", [idle_since])]
         for game_id in ids:
-            db.execute("update games set archived_at = ? where id = ?", [at, game_id])
+            # a new version: another process's cached copy of the game is stale from now on
+            db.execute("update games set archived_at = ?, version = version + 1 where id = ?", [at, game_id])
             db.execute("delete from game_cards where game_id = ?", [game_id])
             db.execute("delete from names where game_id = ?", [game_id])
         with self._cache_lock:
