@@ -1,4 +1,4 @@
-"""A SIGKILL of the real server (``mentalmagic serve``, a subprocess on loopback) in the middle of a
+"""A SIGKILL of the real server (``mentalmagic serve``: its master and worker processes, on loopback) in the middle of a
 load of several bots, then a restart on the same database (issue 9).
 
 What "nothing lost" means here:
@@ -49,7 +49,8 @@ def free_port() -> int:
 
 
 class Server:
-    """``mentalmagic serve`` on a free loopback port, over one database file."""
+    """``mentalmagic serve`` on a free loopback port, over one database file: its master and its
+    two worker processes (the default on this two-core machine), in a process group of their own."""
 
     def __init__(self, db, cards):
         self.port = free_port()
@@ -58,7 +59,8 @@ class Server:
                "MENTALMAGIC_ACCESS_LOG": "0", "MENTALMAGIC_RATE_LIMIT": "0", "MENTALMAGIC_GAMES_PER_HOUR": "0"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "mentalmagic.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--threads", "8"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             "--workers", "2"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True)
         self._wait_until_serving()
 
     def _wait_until_serving(self) -> None:
@@ -72,13 +74,14 @@ class Server:
                 threading.Event().wait(0.1)
 
     def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
+        """SIGKILL to every serving process at once (the master and the workers), as a crash would."""
+        os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=30)
         self.proc.stdout.close()
 
     def stop(self) -> None:
         if self.proc.poll() is None:
-            self.proc.terminate()
+            os.killpg(self.proc.pid, signal.SIGTERM)  # the master stops its workers
             self.proc.wait(timeout=30)
         if not self.proc.stdout.closed:
             self.proc.stdout.close()
