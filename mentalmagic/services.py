@@ -23,6 +23,8 @@ from .permissions import Caller, identify, may_ask_about_hand, only_the_judge, t
 
 
 class Repository(Protocol):
+    shard: str  # this instance's part of the game ids, when several share the games (README, "Past one machine")
+
     def load(self, game_id: str) -> Game: ...
     def events(self, game_id: str) -> list[Event]: ...
     def tokens(self, game_id: str) -> tuple[str, dict[str, str]]: ...
@@ -79,7 +81,7 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
         options=dict(options),
     )
     check_setup(setup, pool)
-    game = Game(_new_game_id(), setup, GameState.initial(setup), now())
+    game = Game(_game_id(uow), setup, GameState.initial(setup), now())
     judge, tokens = _new_token(), {p.id: _new_token() for p in setup.players}
     with uow:
         uow.games.add(game, token_hash(judge), {pid: token_hash(t) for pid, t in tokens.items()})
@@ -147,6 +149,12 @@ def archive_idle(uow: UnitOfWork, hours: float, at: datetime | None = None) -> l
                                 at.isoformat(timespec="milliseconds"))
         uow.commit()
     return ids
+
+
+def _game_id(uow: UnitOfWork) -> str:
+    """A random id; prefixed ``shard.`` when set, so a router in front finds the instance that holds it."""
+    token = _new_game_id()  # letters, digits, - and _: never a dot
+    return f"{uow.games.shard}.{token}" if uow.games.shard else token
 
 
 def _writable(game: Game) -> Game:

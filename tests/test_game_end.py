@@ -218,3 +218,15 @@ def test_the_settings_are_read_from_the_environment():
     assert (Settings().archive_after, Settings().game_cache) == (72.0, 256)
     with pytest.raises(ValueError, match="MENTALMAGIC_GAME_CACHE"):
         from_env({"MENTALMAGIC_GAME_CACHE": "lots"})
+
+
+# -- past one machine ------------------------------------------------------------------------------
+def test_a_shard_name_prefixes_the_ids_of_the_games_it_creates(db, pool, finder):
+    app = create_app({"TESTING": True, "DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder),
+                      "SETTINGS": Settings(access_log="0", rate_limit=0, games_per_hour=0, shard="s2")})
+    t = Table(app.test_client())
+    assert t.id.startswith("s2.") and len(t.id) > 4
+    assert t.view()["id"] == t.id
+    assert from_env({"MENTALMAGIC_SHARD": "eu1"}).shard == "eu1"
+    with pytest.raises(ValueError, match="MENTALMAGIC_SHARD"):
+        from_env({"MENTALMAGIC_SHARD": "../x"})

@@ -29,8 +29,9 @@ class GameStore:
     """The games of one database file, for one process: a connection per thread, the cache,
     and the repository's reads and writes (writes only inside a unit of work)."""
 
-    def __init__(self, db_path: Path, finder: CandidateFinder, cache_size: int = 256):
+    def __init__(self, db_path: Path, finder: CandidateFinder, cache_size: int = 256, shard: str = ""):
         self.db_path = Path(db_path)
+        self.shard = shard  # the prefix of the ids of the games created here (MENTALMAGIC_SHARD)
         self.finder = finder  # the card finder the rules name with, handed to each unit of work
         self.cache_size = cache_size  # 0: nothing kept, every read replays the log
         self._local = threading.local()
