@@ -154,6 +154,8 @@ def test_an_idle_game_is_archived_by_the_next_new_game_read_only_and_still_reada
     idle.do("p1", type="draw", count=2)
     idle.do("p1", type="move", card=idle.events()[0]["data"]["cards"][0], to="stack", name="Lightning Bolt")
     seen, log = idle.view(), idle.events()
+    other_process = GameStore(db, app.extensions["mentalmagic"].finder)  # another worker, the game cached
+    assert other_process.load(idle.id).archived_at is None
     _age(db, idle.id, hours=2)  # over the app's MENTALMAGIC_ARCHIVE_AFTER of 1 hour
     _age(db, busy.id, hours=0.5)
     app.extensions.pop("mentalmagic.swept", None)  # the last sweep was long ago
@@ -163,6 +165,7 @@ def test_an_idle_game_is_archived_by_the_next_new_game_read_only_and_still_reada
     assert idle.view() == {**seen, "archived": True}  # replayed from the log, exactly as it was
     assert idle.events() == log
     assert idle.id not in store._cache  # out of the hot cache, even after a read
+    assert other_process.load(idle.id).archived_at is not None  # its cached copy is stale: read again
     assert _rows(db, "events", idle.id) == 2 and _rows(db, "game_cards", idle.id) == 0
     assert _rows(db, "names", idle.id) == 0  # the projection is gone, the log kept
     idle.refused(idle.act("p1", type="draw", count=1), 409, "game_archived")
