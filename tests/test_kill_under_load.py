@@ -14,6 +14,7 @@ failed connection, and the whole test runs under a time limit.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -88,7 +89,8 @@ class Server:
 
 
 def call(root: str, method: str, path: str, token: str | None = None, body=None, timeout: float = 30):
-    """(status, JSON body); raises OSError (URLError, reset, refused) when the server is gone."""
+    """(status, JSON body); raises OSError (URLError, reset, refused, an answer cut short) when the server
+    is gone."""
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(f"{root}{API}{path}", data=data, method=method)
     if data is not None:
@@ -100,6 +102,8 @@ def call(root: str, method: str, path: str, token: str | None = None, body=None,
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read() or b"null")
+    except http.client.HTTPException as e:  # killed while answering: no answer, so not acknowledged
+        raise ConnectionError(f"the answer was cut short: {e!r}") from e
 
 
 class Bot(threading.Thread):
