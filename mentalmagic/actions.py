@@ -124,8 +124,6 @@ class _Context:
                 departure = self.departure(loser)  # ...and a player who loses leaves the game
                 if moving_to is not None and moving_to not in CONTROLLED_ZONES:
                     departure["exiled"] = [cid for cid in departure["exiled"] if cid != c.id]
-                if moving_to == LIBRARY:  # 702.2: in the shared library it is nobody's, so it stays there
-                    departure["removed"] = [cid for cid in departure["removed"] if cid != c.id]
                 return None, {"player": loser, "rule": "705.4a", **departure}
             raise NameRequired(f"name this card as it turns face up; {choice.advice()}", rule="705.4",
                                fields={"name": ["required"]})

@@ -234,25 +234,3 @@ def test_a_shard_name_prefixes_the_ids_of_the_games_it_creates(db, pool, finder)
     with pytest.raises(ValueError, match="MENTALMAGIC_SHARD"):
         from_env({"MENTALMAGIC_SHARD": "../x"})
 
-
-# -- found by the ledger's state machine once it could end games -----------------------------------
-def test_a_face_down_card_put_into_the_library_by_a_player_who_loses_stays_in_the_library(finder):
-    """D8 and 702.2: Bob's unnamed morph goes back on top of the shared library with no legal name
-    left, so Bob loses and leaves; what he owns leaves with him, but a library card is nobody's."""
-    from strategies import SETUP
-
-    from mentalmagic.actions import decide
-    from mentalmagic.commands import Draw, Move
-    from mentalmagic.game import GameState
-
-    state = GameState.initial(SETUP)
-    for pid in ("ana", "bob", "cid"):
-        state = state.apply_event(decide(state, SETUP, finder, Draw(count=3), pid))
-    state = state.apply_event(decide(state, SETUP, finder, Move(card="c6", to="battlefield", face_down=True,
-                                                                 via="morph"), None, True))
-    event = decide(state, SETUP, finder, Move(card="c6", to="library", position="top"), "bob")
-    state = state.apply_event(event)
-    assert event.data["game_loss"]["player"] == "bob" and "c6" not in event.data["game_loss"]["removed"]
-    assert state.cards["c6"].zone == "library" and state.library[0] == "c6"
-    assert {state.cards[c].zone for c in ("c4", "c5")} == {"removed"}
-    assert sorted(state.library) == sorted(c.id for c in state.cards.values() if c.zone == "library")
