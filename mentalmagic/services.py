@@ -33,7 +33,7 @@ class Repository(Protocol):
     def remove_last(self, game: Game, last: Event, before: GameState, at: str) -> Game: ...
     def set_token(self, game_id: str, player: str, token_hash: str) -> None: ...
     def summaries(self) -> list[dict]: ...
-    def archive(self, idle_since: str, at: str) -> list[str]: ...
+    def archive(self, idle_since: str, at: str, most: int = 200) -> list[str]: ...
 
 
 class UnitOfWork(Protocol):
@@ -141,12 +141,13 @@ def reissue_token(uow: UnitOfWork, game_id: str, caller: Caller, player: str) ->
     return {"token": token}
 
 
-def archive_idle(uow: UnitOfWork, hours: float, at: datetime | None = None) -> list[str]:
-    """Archive every game, finished or not, nobody wrote to for ``hours``: the ids archived."""
+def archive_idle(uow: UnitOfWork, hours: float, at: datetime | None = None, most: int = 200) -> list[str]:
+    """Archive the games, finished or not, nobody wrote to for ``hours`` (the ``most`` longest idle;
+    the next sweep takes the rest): the ids archived."""
     at = at or datetime.now(UTC)
     with uow:
         ids = uow.games.archive((at - timedelta(hours=hours)).isoformat(timespec="milliseconds"),
-                                at.isoformat(timespec="milliseconds"))
+                                at.isoformat(timespec="milliseconds"), most)
         uow.commit()
     return ids
 

@@ -183,6 +183,15 @@ def test_a_finished_game_is_archived_like_an_idle_one(app, db):
     assert t.view()["status"] == "finished" and t.view()["archived"] is True
 
 
+def test_a_sweep_archives_the_longest_idle_games_first_and_at_most_so_many(app, db):
+    store = app.extensions["mentalmagic"].games
+    older, old = Table(app.test_client()), Table(app.test_client())
+    _age(db, older.id, hours=5000)
+    _age(db, old.id, hours=4000)
+    assert services.archive_idle(store.unit_of_work(), hours=3000, most=1) == [older.id]
+    assert services.archive_idle(store.unit_of_work(), hours=3000, most=1) == [old.id]
+
+
 def test_archive_after_zero_never_archives(db, pool, finder):
     app = create_app({"TESTING": True, "DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder),
                       "SETTINGS": Settings(access_log="0", rate_limit=0, games_per_hour=0, archive_after=0)})

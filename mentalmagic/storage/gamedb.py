@@ -124,13 +124,15 @@ class GameStore:
         self.db.execute("update players set token_hash = ? where game_id = ? and id = ?",
                         [token_hash, game_id, player])
 
-    def archive(self, idle_since: str, at: str) -> list[str]:
+    def archive(self, idle_since: str, at: str, most: int = 200) -> list[str]:
         """Archive the games nobody wrote to since ``idle_since`` (ISO 8601, UTC), over or not: they
         become read-only, their projection rows go (the log is the truth; a read replays it) and
-        they leave the cache. The ids archived."""
+        they leave the cache. At most ``most`` at a time, the longest idle first, so that one sweep
+        holds the write lock briefly. The ids archived."""
         db = self.db
         ids = [r["id"] for r in db.query(
-            "select id from games where archived_at is null and coalesce(updated_at, created_at) < ?", [idle_since])]
+            "select id from games where archived_at is null and coalesce(updated_at, created_at) < ? "
+            "order by coalesce(updated_at, created_at) limit ?", [idle_since, most])]
         for game_id in ids:
             # a new version: another process's cached copy of the game is stale from now on
             db.execute("update games set archived_at = ?, version = version + 1 where id = ?", [at, game_id])
