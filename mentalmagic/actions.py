@@ -62,10 +62,12 @@ from .zones import (
 def decide(state: GameState, setup: GameSetup, finder: CandidateFinder, command: Command,
            actor: str | None, is_judge: bool = False, at: str | None = None) -> Event:
     """Check ``command`` by ``actor`` (or the judge) and return the event to append; raise if refused."""
-    acting = authorize(state, setup, actor, is_judge, command)  # a player out of the game hears that first
-    state.check_not_finished()  # 104.2a: a finished game records nothing more
+    acting = authorize(state, setup, actor, is_judge, command)
     ctx = _Context(state, setup, finder, Naming.for_game(setup, finder), actor, is_judge, acting)
     data, rule = HANDLERS[type(command)](ctx, command)
+    # 104.2a: a finished game records nothing more. Checked last, so that an action the rules refuse
+    # anyway (a player who already left) hears its own rule first; deciding changed nothing yet.
+    state.check_not_finished()
     if is_judge:
         data["judge"] = True
     return Event(seq=state.seq + 1, type=command.type, player=acting, data=data, rule=rule, at=at)

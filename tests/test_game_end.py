@@ -243,3 +243,13 @@ def test_a_shard_name_prefixes_the_ids_of_the_games_it_creates(db, pool, finder)
     with pytest.raises(ValueError, match="MENTALMAGIC_SHARD"):
         from_env({"MENTALMAGIC_SHARD": "../x"})
 
+
+
+def test_the_judges_line_end_ends_the_game():
+    from mentalmagic.commands import EndGame
+    from mentalmagic.game import GameSetup, Player
+    from mentalmagic.grammar import HELP, Table, parse
+
+    table = Table.of(GameSetup("vintage", (Player("p1", "Ana"), Player("p2", "Ben")), (("c1", "Shock"),)))
+    assert parse("end", table) == EndGame() and parse("END", table) == EndGame()
+    assert any(usage == "end" for usage, _, _ in HELP)
