@@ -253,3 +253,13 @@ def test_the_judges_line_end_ends_the_game():
     table = Table.of(GameSetup("vintage", (Player("p1", "Ana"), Player("p2", "Ben")), (("c1", "Shock"),)))
     assert parse("end", table) == EndGame() and parse("END", table) == EndGame()
     assert any(usage == "end" for usage, _, _ in HELP)
+
+
+def test_a_failed_sweep_never_costs_the_new_game_its_answer(app, monkeypatch):
+    def broken(*a, **kw):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(services, "archive_idle", broken)
+    app.extensions.pop("mentalmagic.swept", None)
+    t = Table(app.test_client())  # 201 with its tokens (asserted in Table)
+    t.do("p1", type="draw", count=1)

@@ -73,7 +73,10 @@ def _archive_now_and_then() -> None:
         if not hours or time.monotonic() - last < _SWEEP_EVERY:
             return
         current_app.extensions["mentalmagic.swept"] = time.monotonic()
-    services.archive_idle(_uow(), hours)
+    try:
+        services.archive_idle(_uow(), hours)
+    except Exception:  # noqa: BLE001 - the game is created: its tokens must reach the client; the next sweep retries
+        current_app.logger.exception("archiving idle games failed")
 
 
 @bp.get("/<game_id>")
