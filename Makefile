@@ -15,7 +15,7 @@ MO      := $(PO:.po=.mo)
 BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 --no-wrap --project=mentalmagic \
                  -o mentalmagic/web/translations/messages.pot .
 
-.PHONY: setup npm browser wrk serve dev test test-core lint bench clean messages
+.PHONY: setup npm browser wrk serve dev test test-core lint bench capacity shards clean messages
 
 setup: $(STAMP) $(NPM_STAMP) $(MO)
 
@@ -81,6 +81,15 @@ wrk:
 
 bench: setup wrk
 	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 MENTALMAGIC_ACCESS_LOG=0 $(BIN)/python bench/run.py --cards $(SNAPSHOT)
+
+# What one machine holds (README, "What one machine holds"): about a minute, on a temporary database.
+capacity: setup wrk
+	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 MENTALMAGIC_ACCESS_LOG=0 $(BIN)/python bench/capacity.py --cards $(SNAPSHOT)
+
+# Two instances behind nginx (docs/shards.nginx.conf), sharded by game id, on loopback. Needs nginx.
+shards: setup
+	@command -v nginx >/dev/null 2>&1 || { echo "install Debian's nginx (sudo apt-get install nginx-light)" >&2; exit 1; }
+	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 $(BIN)/python bench/shards.py --cards $(SNAPSHOT)
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache node_modules $(MO)

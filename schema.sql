@@ -52,7 +52,10 @@ CREATE TABLE IF NOT EXISTS games (
     setup            TEXT NOT NULL,          -- JSON GameSetup: players and the library order (secret)
     judge_token_hash TEXT NOT NULL,          -- sha256 of the token; the token itself is never stored
     seq              INTEGER NOT NULL DEFAULT 0,  -- seq of the last event
-    version          INTEGER NOT NULL DEFAULT 0   -- bumped by every write, undo included: a cache key
+    version          INTEGER NOT NULL DEFAULT 0,  -- bumped by every write, undo included: a cache key
+    updated_at       TEXT,                   -- the last write (NULL: none since created_at)
+    finished_at      TEXT,                   -- when the game ended (104.2a or the judge); NULL while it goes on
+    archived_at      TEXT                    -- read-only from then on; its projection rows are dropped
 );
 
 CREATE TABLE IF NOT EXISTS players (

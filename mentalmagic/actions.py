@@ -15,6 +15,7 @@ from .cards import Card
 from .commands import (
     Command,
     Draw,
+    EndGame,
     EndLook,
     EndReveal,
     LeaveGame,
@@ -64,6 +65,9 @@ def decide(state: GameState, setup: GameSetup, finder: CandidateFinder, command:
     acting = authorize(state, setup, actor, is_judge, command)
     ctx = _Context(state, setup, finder, Naming.for_game(setup, finder), actor, is_judge, acting)
     data, rule = HANDLERS[type(command)](ctx, command)
+    # 104.2a: a finished game records nothing more. Checked last, so that an action the rules refuse
+    # anyway (a player who already left) hears its own rule first; deciding changed nothing yet.
+    state.check_not_finished()
     if is_judge:
         data["judge"] = True
     return Event(seq=state.seq + 1, type=command.type, player=acting, data=data, rule=rule, at=at)
@@ -432,9 +436,15 @@ def _search(ctx: _Context, cmd: Search):
                          " it instead (701.1b: the `shuffle` action)")
 
 
+def _end_game(ctx: _Context, cmd: EndGame):
+    """The judge's end (permissions: judge only); no winner is recorded, the fold marks it finished."""
+    return {"winners": []}, None
+
+
 HANDLERS: dict[type[Command], Callable[[_Context, Command], tuple[dict, str | None]]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
     EndReveal: _end_reveal, EndLook: _end_look, LeaveGame: _leave_game, Shuffle: _shuffle, Search: _search,
+    EndGame: _end_game,
 }
 
 

@@ -101,7 +101,15 @@ class Search(Command):
     type: ClassVar[str] = "search"
 
 
+@dataclass(frozen=True, kw_only=True)
+class EndGame(Command):
+    """The judge ends the game (a draw, a concession at the table, time called)."""
+
+    type: ClassVar[str] = "end_game"
+
+
 COMMANDS: dict[str, type[Command]] = {
-    c.type: c for c in (Draw, Move, Name, TurnFaceUp, Reveal, Look, EndReveal, EndLook, LeaveGame, Shuffle, Search)
+    c.type: c for c in (Draw, Move, Name, TurnFaceUp, Reveal, Look, EndReveal, EndLook, LeaveGame, Shuffle, Search,
+                        EndGame)
 }
 ACTION_TYPES = tuple(COMMANDS)

@@ -121,6 +121,18 @@ class NothingToUndo(Conflict):
     code = "nothing_to_undo"
 
 
+class GameFinished(Conflict):
+    """The game is over (104.2a, or ended by the judge): no action is recorded any more."""
+
+    code = "game_finished"
+
+
+class GameArchived(Conflict):
+    """An archived game is read-only: its log and state are readable, nothing is written."""
+
+    code = "game_archived"
+
+
 class LibraryEmpty(RuleRefusal):
     code = "library_empty"
     rule = "702.1"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from .errors import (
+    GameFinished,
     InvalidInput,
     NothingToUndo,
     UnknownGameCard,
@@ -30,6 +31,10 @@ from .zones import (
 
 LEAVE_RULE = "800.4a"  # Magic's multiplayer rule on leaving the game (700.1a; seeds/multiplayer-rules)
 IN_GAME, LOST, LEFT = "in_game", "lost", "left"
+# Magic's 104.2a: a player still in the game wins once all their opponents have left it (D7: the
+# players of other teams); the game is then over and the arbiter records nothing more.
+WIN_RULE = "104.2a"
+ACTIVE, FINISHED = "active", "finished"
 PUBLIC_ZONES = frozenset({GRAVEYARD, BATTLEFIELD, EXILE, STACK, COMMAND})
 
 
@@ -112,6 +117,7 @@ class Game:
     state: GameState
     created_at: str
     version: int = 0  # bumped by every write: seq alone repeats after an undo
+    archived_at: str | None = None  # an archived game is read-only: its log kept, out of the hot cache
 
 
 @dataclass
@@ -152,23 +158,39 @@ class GameState:
     """Cards, library order, names taken and players' status after some events."""
 
     def __init__(self, seq: int, cards: dict[str, CardState], library: list[str], names: NameRegistry,
-                 players: dict[str, PlayerState]):
+                 players: dict[str, PlayerState], sides: dict[str, str] | None = None,
+                 finished: dict | None = None):
         self.seq = seq
         self.cards = cards
         self.library = library  # card ids, top first
         self.names = names
         self.players = players
+        self.sides = sides or {}  # player id -> their side (team, or themselves): who wins together (D7)
+        self.finished = finished  # how the game ended ({"seq", "by", "winners", "rule"}), None while it goes on
 
     @classmethod
     def initial(cls, setup: GameSetup) -> GameState:
         """The state before any event: every card in the library, nothing named."""
         cards = {cid: CardState(id=cid, printed=printed) for cid, printed in setup.library}
         players = {p.id: PlayerState(p.id) for p in setup.players}
-        return cls(0, cards, [cid for cid, _ in setup.library], NameRegistry(), players)
+        teams = any(p.team is not None for p in setup.players)
+        sides = {p.id: f"team:{p.team}" if teams and p.team is not None else f"player:{p.id}" for p in setup.players}
+        return cls(0, cards, [cid for cid, _ in setup.library], NameRegistry(), players, sides)
 
     def clone(self) -> GameState:
         return GameState(self.seq, {k: c.copy() for k, c in self.cards.items()}, list(self.library),
-                         self.names.copy(), {k: PlayerState(**asdict(p)) for k, p in self.players.items()})
+                         self.names.copy(), {k: PlayerState(**asdict(p)) for k, p in self.players.items()},
+                         self.sides, dict(self.finished) if self.finished else None)
+
+    @property
+    def status(self) -> str:
+        return FINISHED if self.finished else ACTIVE
+
+    def check_not_finished(self) -> None:
+        """Refuse any new event once the game is over (only the judge's undo takes the end back)."""
+        if self.finished:
+            raise GameFinished("this game is finished; the judge may undo its last event to go on",
+                               rule=self.finished.get("rule"))
 
     def apply_event(self, event: Event) -> GameState:
         """A new state with ``event`` folded in; this one is left as it was."""
@@ -199,12 +221,26 @@ class GameState:
             "library": list(self.library),
             "names": self.names.snapshot(),
             "players": {k: asdict(p) for k, p in sorted(self.players.items())},
+            "finished": self.finished,
         }
 
     # -- the fold: no checks, only the event's data ------------------------------------
     def _fold(self, e: Event) -> None:
         FOLDS[e.type](self, e)
         self.seq = e.seq
+        self._derive_finished(e.seq)
+
+    def _derive_finished(self, seq: int) -> None:
+        """104.2a with D7: once the players still in the game are all of one side, that side has won.
+        A game that started with a single side (a solo test) ends only by the judge."""
+        if self.finished or len(set(self.sides.values())) < 2:
+            return
+        left = sorted(pid for pid, p in self.players.items() if p.in_game)
+        if len({self.sides[pid] for pid in left}) <= 1:
+            self.finished = {"seq": seq, "by": "last_side", "winners": left, "rule": WIN_RULE}
+
+    def _fold_end_game(self, e: Event) -> None:
+        self.finished = {"seq": e.seq, "by": "judge", "winners": list(e.data.get("winners", [])), "rule": None}
 
     def _take_from_library(self, c: CardState) -> None:
         if c.zone == LIBRARY:
@@ -329,7 +365,7 @@ FOLDS = {
     "turn_face_up": GameState._fold_turn_face_up, "reveal": GameState._fold_reveal, "look": GameState._fold_look,
     "end_reveal": GameState._fold_end_reveal, "end_look": GameState._fold_end_look,
     "leave_game": GameState._fold_leave_game, "shuffle": GameState._fold_shuffle,
-    "search": GameState._fold_search,
+    "search": GameState._fold_search, "end_game": GameState._fold_end_game,
 }
 
 
@@ -358,3 +394,4 @@ def undo(setup: GameSetup, events: list[Event]) -> tuple[list[Event], GameState]
         raise NothingToUndo("there is no event to undo")
     rest = list(events[:-1])
     return rest, replay(setup, rest)
+

@@ -14,7 +14,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .commands import Command, Draw, EndLook, EndReveal, LeaveGame, Look, Move, Name, Reveal, Shuffle, TurnFaceUp
+from .commands import (
+    Command,
+    Draw,
+    EndGame,
+    EndLook,
+    EndReveal,
+    LeaveGame,
+    Look,
+    Move,
+    Name,
+    Reveal,
+    Shuffle,
+    TurnFaceUp,
+)
 from .errors import InvalidInput
 from .game import GameSetup
 from .names import fold
@@ -93,6 +106,8 @@ def parse(line: str, table: Table) -> Command | Undo:
         raise GrammarError("empty command: try `ana draw 2` or `undo`")
     if len(words) == 1 and words[0].casefold() == "undo":
         return Undo()
+    if len(words) == 1 and words[0].casefold() == "end":  # the judge's end of the game (issue 9)
+        return EndGame()
     player, rest = _player(words, table)
     if not rest:
         raise GrammarError(f"what does {words[0]} do? a verb follows the player: {', '.join(VERBS)}")
@@ -350,6 +365,7 @@ HELP: tuple[tuple[str, str, str], ...] = (
     ("P leave [returning C…]", "ana leave returning 6", "P leaves the game; C… go back to their owners (D9)"),
     ("P shuffle [at N]", "ana shuffle at 12", "the library is cut instead, N cards from the top or at random (701.1b)"),
     ("undo", "undo", "take back the last event"),
+    ("end", "end", "the judge ends the game: finished, every action refused until undone (issue 9)"),
 )
 VERBS: tuple[str, ...] = tuple(_VERBS)
 

@@ -10,7 +10,7 @@ import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .commands import Command, Draw, LeaveGame, Look, Move, Name, Reveal, Shuffle, TurnFaceUp
+from .commands import Command, Draw, EndGame, LeaveGame, Look, Move, Name, Reveal, Shuffle, TurnFaceUp
 from .errors import Forbidden, InvalidInput, PlayerOutOfGame, Unauthorized
 from .game import LOST, GameSetup, GameState
 from .zones import CONTROLLED_ZONES, HAND, HIDDEN_ZONES, LIBRARY, REMOVED
@@ -189,7 +189,11 @@ def _shuffle(state, setup, actor, is_judge, cmd: Shuffle) -> None:
         raise Forbidden("only the judge records where the library was cut (at)")
 
 
+def _end_game(state, setup, actor, is_judge, cmd: EndGame) -> None:
+    only_the_judge(Caller(actor, is_judge), "end the game")
+
+
 _CHECKS: dict[type[Command], Callable[..., None]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
-    LeaveGame: _leave_game, Shuffle: _shuffle,
+    LeaveGame: _leave_game, Shuffle: _shuffle, EndGame: _end_game,
 }

@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from . import views
 from .actions import decide
 from .commands import Command, Shuffle
-from .errors import Forbidden, InvalidInput, UnknownPlayer
+from .errors import Forbidden, GameArchived, InvalidInput, UnknownPlayer
 from .game import Event, Game, GameSetup, GameState, Player, check_setup
 from .game import undo as undo_last
 from .index import CandidateFinder
@@ -23,6 +23,8 @@ from .permissions import Caller, identify, may_ask_about_hand, only_the_judge, t
 
 
 class Repository(Protocol):
+    shard: str  # this instance's part of the game ids, when several share the games (README, "Past one machine")
+
     def load(self, game_id: str) -> Game: ...
     def events(self, game_id: str) -> list[Event]: ...
     def tokens(self, game_id: str) -> tuple[str, dict[str, str]]: ...
@@ -31,6 +33,7 @@ class Repository(Protocol):
     def remove_last(self, game: Game, last: Event, before: GameState, at: str) -> Game: ...
     def set_token(self, game_id: str, player: str, token_hash: str) -> None: ...
     def summaries(self) -> list[dict]: ...
+    def archive(self, idle_since: str, at: str, most: int = 200) -> list[str]: ...
 
 
 class UnitOfWork(Protocol):
@@ -78,7 +81,7 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
         options=dict(options),
     )
     check_setup(setup, pool)
-    game = Game(_new_game_id(), setup, GameState.initial(setup), now())
+    game = Game(_game_id(uow), setup, GameState.initial(setup), now())
     judge, tokens = _new_token(), {p.id: _new_token() for p in setup.players}
     with uow:
         uow.games.add(game, token_hash(judge), {pid: token_hash(t) for pid, t in tokens.items()})
@@ -96,7 +99,7 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
 def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict:
     """Check and record one action: the event and the cards it changed, as the caller may see them."""
     with uow:
-        game = uow.games.load(game_id)  # inside the lock: nobody can write between read and append
+        game = _writable(uow.games.load(game_id))  # inside the lock: nobody can write between read and append
         command = with_randomness(command, game.state)
         event = decide(game.state, game.setup, uow.finder, command, caller.player, caller.is_judge, now())
         game, changed = uow.games.append(game, event, game.state.apply_event(event))
@@ -118,7 +121,7 @@ def undo(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
     """Take back the last event (judge only): the state is exactly what it was before it."""
     only_the_judge(caller, "undo")
     with uow:
-        game = uow.games.load(game_id)
+        game = _writable(uow.games.load(game_id))
         events = uow.games.events(game_id)
         _, before = undo_last(game.setup, events)
         game = uow.games.remove_last(game, events[-1], before, now())
@@ -131,11 +134,35 @@ def reissue_token(uow: UnitOfWork, game_id: str, caller: Caller, player: str) ->
     only_the_judge(caller, "reissue a token")
     token = _new_token()
     with uow:
-        if uow.games.load(game_id).setup.player(player) is None:
+        if _writable(uow.games.load(game_id)).setup.player(player) is None:
             raise UnknownPlayer(player)
         uow.games.set_token(game_id, player, token_hash(token))
         uow.commit()
     return {"token": token}
+
+
+def archive_idle(uow: UnitOfWork, hours: float, at: datetime | None = None, most: int = 200) -> list[str]:
+    """Archive the games, finished or not, nobody wrote to for ``hours`` (the ``most`` longest idle;
+    the next sweep takes the rest): the ids archived."""
+    at = at or datetime.now(UTC)
+    with uow:
+        ids = uow.games.archive((at - timedelta(hours=hours)).isoformat(timespec="milliseconds"),
+                                at.isoformat(timespec="milliseconds"), most)
+        uow.commit()
+    return ids
+
+
+def _game_id(uow: UnitOfWork) -> str:
+    """A random id; prefixed ``shard.`` when set, so a router in front finds the instance that holds it."""
+    token = _new_game_id()  # letters, digits, - and _: never a dot
+    return f"{uow.games.shard}.{token}" if uow.games.shard else token
+
+
+def _writable(game: Game) -> Game:
+    if game.archived_at is not None:
+        raise GameArchived(f"this game was archived on {game.archived_at[:10]} (idle or over): it can be read, "
+                           "not changed")
+    return game
 
 
 # -- reads ----------------------------------------------------------------------------------------

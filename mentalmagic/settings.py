@@ -8,6 +8,7 @@ Every limit is turned off by ``0``. The README's "Limits and logs" table lists t
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, fields
 
 
@@ -22,6 +23,9 @@ class Settings:
     channel_timeout: int = 30  # seconds a connection may stay silent (half-open, idle keep-alive)
     max_header_bytes: int = 64 * 1024  # request line and headers together
     health_interval: float = 5.0  # seconds /health may reuse its check of the database
+    archive_after: float = 72.0  # hours after its last write that a game (over or idle) is archived
+    game_cache: int = 256  # games kept replayed in memory per process (least recently used go first)
+    shard: str = ""  # this instance's name, the prefix of its game ids: "s1" makes ids "s1.<random>"
 
 
 # setting -> environment variable
@@ -35,6 +39,9 @@ ENV = {
     "channel_timeout": "MENTALMAGIC_CHANNEL_TIMEOUT",
     "max_header_bytes": "MENTALMAGIC_MAX_HEADER_BYTES",
     "health_interval": "MENTALMAGIC_HEALTH_INTERVAL",
+    "archive_after": "MENTALMAGIC_ARCHIVE_AFTER",
+    "game_cache": "MENTALMAGIC_GAME_CACHE",
+    "shard": "MENTALMAGIC_SHARD",
 }
 
 
@@ -57,6 +64,8 @@ def from_env(environ=None) -> Settings:
         if value < 0:
             raise ValueError(f"{ENV[f.name]}={raw!r} is not a number of 0 or more; unset it or fix it")
         values[f.name] = value
+    if not re.fullmatch(r"[A-Za-z0-9]{0,16}", values.get("shard", "")):  # it goes into every game's URL
+        raise ValueError(f"MENTALMAGIC_SHARD={values['shard']!r} must be 1 to 16 letters or digits")
     return Settings(**values)
 
 

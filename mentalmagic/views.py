@@ -155,6 +155,9 @@ def game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
         "cards": [card_view(state.cards[cid], caller, pool) for cid in sorted(state.cards)
                   if listed(state.cards[cid], caller)],
         "you": caller.player if not caller.is_judge else "judge",
+        "status": state.status,  # "finished" once one side remains (104.2a) or the judge ended it
+        "finished": state.finished,
+        "archived": game.archived_at is not None,
     }
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from mentalmagic.commands import (
     Command,
     Draw,
+    EndGame,
     EndLook,
     EndReveal,
     LeaveGame,
@@ -62,6 +63,8 @@ def commands(draw, state: GameState, finder: CandidateFinder) -> tuple[str | Non
                                  "end", "leave", "shuffle"]))
     if kind == "draw" or not live:
         return actor, judge, Draw(player=someone if judge else None, count=draw(st.integers(1, 2)))
+    if kind == "leave" and draw(st.integers(0, 19)) == 0:  # rarer still: the judge ends the game (undo resumes it)
+        return actor, judge, EndGame()
     if kind == "leave" and draw(st.integers(0, 3)) == 0:  # rare: keep games going
         leaver = someone if judge or draw(st.integers(0, 3)) == 0 else None
         # D9: cards under a control-changing effect go back (now and then a card that may not)

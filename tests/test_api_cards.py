@@ -391,7 +391,7 @@ def test_the_openapi_document_lists_every_api_route(cards_client, cards_app):
 
 @pytest.mark.parametrize(
     ("path", "schema", "errors"),  # issue 6: only the error statuses each operation can return
-    [("/health", "HealthOut", ()), ("/cards/{name}", "CardOut", ("404",)), ("/cards", "SearchOut", ("422",)),
+    [("/health", "HealthOut", ("503",)), ("/cards/{name}", "CardOut", ("404",)), ("/cards", "SearchOut", ("422",)),
      ("/candidates", "CandidatesOut", ("404", "422")), ("/check", "CheckOut", ("404", "422"))],
 )
 def test_the_openapi_document_describes_each_cards_endpoint_with_its_schemas(cards_client, path, schema, errors):
@@ -399,10 +399,11 @@ def test_the_openapi_document_describes_each_cards_endpoint_with_its_schemas(car
     op = doc["paths"][path]["get"]
     ok_schema = op["responses"]["200"]["content"]["application/json"]["schema"]
     assert ok_schema == {"$ref": f"#/components/schemas/{schema}"}
-    assert set(op["responses"]) == {"200", *errors}
-    for code in errors:
+    assert set(op["responses"]) == {"200", "429", *errors}  # issue 9: every route is rate-limited
+    for code in (*errors, "429"):
+        want = schema if code == "503" else "ErrorOut"  # a degraded /health still answers HealthOut
         assert op["responses"][code]["content"]["application/json"]["schema"] == {
-            "$ref": "#/components/schemas/ErrorOut"}
+            "$ref": f"#/components/schemas/{want}"}
     for name, props in (("CardOut", CARD_FIELDS), ("CandidateOut", CANDIDATE_FIELDS)):
         assert props <= set(doc["components"]["schemas"][name]["properties"])
 

@@ -123,6 +123,10 @@ LIBRARY = ["Lightning Bolt", "Craw Wurm", "Savannah Lions", "Shock", "Craw Wurm"
            "Giant Growth", "Fire // Ice", "Lightning Strike", "Mana Leak"]
 
 
+# Cid only watches: with him still in, the game goes on after Ana leaves (104.2a would end a two-player one).
+THREE = ("Ana", "Bob", "Cid")
+
+
 def many_steps():
     body = yield ANA, {"type": "draw", "player": ANA, "count": 3}
     bolt, wurm, lions = body["event"]["data"]["cards"]
@@ -170,11 +174,11 @@ def play(game: Game, check_undo: bool = False) -> list[dict]:
 
 # == undo ===========================================================================================
 def test_undo_after_each_action_gives_back_exactly_what_the_api_showed_before_it(app):
-    game = Game(app.test_client(), LIBRARY)
+    game = Game(app.test_client(), LIBRARY, players=THREE)
     befores = play(game, check_undo=True)
     assert len(befores) == len(game.events()) == 18
     statuses = {p["id"]: p["status"] for p in game.view()["players"]}
-    assert statuses == {ANA: "left", BOB: "in_game"}
+    assert statuses == {ANA: "left", BOB: "in_game", "p3": "in_game"}
     # and undone all the way back, one event at a time
     for before in reversed(befores):
         game.undo()
@@ -199,7 +203,7 @@ def test_undo_keeps_what_it_took_back_for_the_judges_record(app, db_path):
 
 
 def test_undo_after_a_restart_still_gives_back_each_earlier_state(app, start):
-    game = Game(app.test_client(), LIBRARY)
+    game = Game(app.test_client(), LIBRARY, players=THREE)
     befores = play(game)
     restarted = game.on(start())
     for before in reversed(befores):
@@ -209,7 +213,7 @@ def test_undo_after_a_restart_still_gives_back_each_earlier_state(app, start):
 
 # == a restart of the service ========================================================================
 def test_a_restarted_service_shows_every_game_as_it_was_with_nothing_lost(app, start):
-    first, second = Game(app.test_client(), LIBRARY), Game(app.test_client(), LIBRARY)
+    first, second = Game(app.test_client(), LIBRARY, players=THREE), Game(app.test_client(), LIBRARY, players=THREE)
     play(first)
     second.do(BOB, type="draw", player=BOB, count=4)
     before = {g.id: g.everything() for g in (first, second)}
@@ -225,7 +229,7 @@ def test_a_restarted_service_shows_every_game_as_it_was_with_nothing_lost(app, s
 
 
 def test_replaying_the_log_equals_the_live_state_and_its_tables(app, start, db_path, finder):
-    game = Game(app.test_client(), LIBRARY)
+    game = Game(app.test_client(), LIBRARY, players=THREE)
     play(game)
     live = app.extensions["mentalmagic"].games
     state = live.load(game.id).state

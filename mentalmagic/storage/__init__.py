@@ -33,6 +33,9 @@ def connect(path: str | Path, *, apply_schema: bool = True) -> sqlite_utils.Data
 # creates new databases whole; an older file gets the column here, once.
 ADDED_COLUMNS = [
     ("games", "version", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "updated_at", "TEXT"),
+    ("games", "finished_at", "TEXT"),
+    ("games", "archived_at", "TEXT"),
     ("faces", "power", "TEXT"),
     ("faces", "toughness", "TEXT"),
     ("faces", "loyalty", "TEXT"),

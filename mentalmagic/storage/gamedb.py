@@ -4,7 +4,8 @@ One use case is one transaction (BEGIN IMMEDIATE): the event, the names it takes
 cards it moves land together or not at all, and two bots acting on one game at once are
 serialised by SQLite's write lock. The state in memory is a cache keyed by the game's
 version, rebuilt from the log whenever another writer got there first; a unit of work
-puts what it wrote in the cache only once it has committed.
+puts what it wrote in the cache only once it has committed. The cache is bounded (least
+recently used games go first) and never holds an archived game.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections import OrderedDict
 from contextlib import closing
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..errors import AlreadyNamed, NameTaken, UnknownGame
@@ -26,12 +29,15 @@ class GameStore:
     """The games of one database file, for one process: a connection per thread, the cache,
     and the repository's reads and writes (writes only inside a unit of work)."""
 
-    def __init__(self, db_path: Path, finder: CandidateFinder):
+    def __init__(self, db_path: Path, finder: CandidateFinder, cache_size: int = 256, shard: str = ""):
         self.db_path = Path(db_path)
+        self.shard = shard  # the prefix of the ids of the games created here (MENTALMAGIC_SHARD)
         self.finder = finder  # the card finder the rules name with, handed to each unit of work
+        self.cache_size = cache_size  # 0: nothing kept, every read replays the log
         self._local = threading.local()
-        self._cache: dict[str, Game] = {}
+        self._cache: OrderedDict[str, Game] = OrderedDict()  # least recently used first
         self._cache_lock = threading.Lock()
+        self.cache_hits = self.cache_misses = 0
 
     @property
     def db(self):
@@ -47,12 +53,21 @@ class GameStore:
     def load(self, game_id: str) -> Game:
         """The game after its last event (from the cache when nobody wrote since)."""
         row = self._row(game_id)
-        cached = self._cache.get(game_id)
-        if cached is not None and cached.version == row["version"]:
-            return cached
+        with self._cache_lock:
+            cached = self._cache.get(game_id)
+            if cached is not None and cached.version == row["version"]:
+                self._cache.move_to_end(game_id)
+                self.cache_hits += 1
+                return cached
+            self.cache_misses += 1
         setup = GameSetup.from_dict(json.loads(row["setup"]))
-        game = Game(row["id"], setup, replay(setup, self.events(game_id)), row["created_at"], row["version"])
+        game = Game(row["id"], setup, replay(setup, self.events(game_id)), row["created_at"], row["version"],
+                    archived_at=row["archived_at"])
         return self.remember(game)
+
+    def cached(self) -> int:
+        """How many games are in the cache now (at most ``cache_size``)."""
+        return len(self._cache)
 
     def events(self, game_id: str) -> list[Event]:
         self._row(game_id)
@@ -96,18 +111,37 @@ class GameStore:
         self.db["events"].insert({"game_id": game.id, "seq": event.seq, "at": event.at, "type": event.type,
                                   "player": event.player, "data": json.dumps(event.data, sort_keys=True),
                                   "rule": event.rule})
-        return self._sync(game, new_state), self._changed(game.state, new_state)
+        return self._sync(game, new_state, event.at), self._changed(game.state, new_state)
 
     def remove_last(self, game: Game, last: Event, before: GameState, at: str) -> Game:
         """Undo: the last event moves to undone_events and the projection goes back to ``before``."""
         self.db.execute("delete from events where game_id = ? and seq = ?", [game.id, last.seq])
         self.db["undone_events"].insert({"game_id": game.id, "undone_at": at,
                                          "event": json.dumps(last.to_dict())})
-        return self._sync(game, before)
+        return self._sync(game, before, at)
 
     def set_token(self, game_id: str, player: str, token_hash: str) -> None:
         self.db.execute("update players set token_hash = ? where game_id = ? and id = ?",
                         [token_hash, game_id, player])
+
+    def archive(self, idle_since: str, at: str, most: int = 200) -> list[str]:
+        """Archive the games nobody wrote to since ``idle_since`` (ISO 8601, UTC), over or not: they
+        become read-only, their projection rows go (the log is the truth; a read replays it) and
+        they leave the cache. At most ``most`` at a time, the longest idle first, so that one sweep
+        holds the write lock briefly. The ids archived."""
+        db = self.db
+        ids = [r["id"] for r in db.query(
+            "select id from games where archived_at is null and coalesce(updated_at, created_at) < ? "
+            "order by coalesce(updated_at, created_at) limit ?", [idle_since, most])]
+        for game_id in ids:
+            # a new version: another process's cached copy of the game is stale from now on
+            db.execute("update games set archived_at = ?, version = version + 1 where id = ?", [at, game_id])
+            db.execute("delete from game_cards where game_id = ?", [game_id])
+            db.execute("delete from names where game_id = ?", [game_id])
+        with self._cache_lock:
+            for game_id in ids:
+                self._cache.pop(game_id, None)
+        return ids
 
     # -- helpers ------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict:
@@ -123,17 +157,22 @@ class GameStore:
         return self._local.pending
 
     def remember(self, game: Game) -> Game:
+        if game.archived_at is not None:  # out of the hot cache: an archived game is replayed when read
+            return game
         with self._cache_lock:
             current = self._cache.get(game.id)
             if current is None or current.version <= game.version:  # never step back to an older read
                 self._cache[game.id] = game
+                self._cache.move_to_end(game.id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
         return game
 
     @staticmethod
     def _changed(old: GameState, new: GameState) -> list[str]:
         return [cid for cid, c in new.cards.items() if old.cards[cid] != c]
 
-    def _sync(self, game: Game, new: GameState) -> Game:
+    def _sync(self, game: Game, new: GameState, at: str | None = None) -> Game:
         """Rewrite the projection rows that differ between the game's state and ``new``; bump the version."""
         db, old = self.db, game.state
         self._write_cards(game.id, {cid: new.cards[cid] for cid in self._changed(old, new)})
@@ -145,7 +184,10 @@ class GameStore:
             r = new_records[key]
             db["names"].insert({"game_id": game.id, "name_key": fold(r.name), "name": r.name, "card": r.card,
                                 "player": r.player, "seq": r.seq, "exception": r.exception})
-        db.execute("update games set seq = ?, version = version + 1 where id = ?", [new.seq, game.id])
+        at = at or datetime.now(UTC).isoformat(timespec="milliseconds")
+        finished_at = at if new.finished else None  # nothing is written after the end but its undo
+        db.execute("update games set seq = ?, version = version + 1, updated_at = ?, finished_at = ? where id = ?",
+                   [new.seq, at, finished_at, game.id])
         new_game = Game(game.id, game.setup, new, game.created_at, game.version + 1)
         self._pending().append(new_game)
         return new_game

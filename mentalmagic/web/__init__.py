@@ -62,7 +62,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["mentalmagic.health"] = HealthCheck(rt, settings.health_interval)
 
     if rt.games is None:
-        rt.games = GameStore(rt.db_path, rt.finder)
+        rt.games = GameStore(rt.db_path, rt.finder, cache_size=settings.game_cache, shard=settings.shard)
 
     errors.register(app)
     headers.register(app)

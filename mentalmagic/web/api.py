@@ -88,7 +88,7 @@ def health():
         "unresolved_bans": [e.french_name for e in rt.pool.bans.unresolved],
         "version": __version__,
     }
-    if reasons:  # only then: schemas.HealthOut doesn't list the field yet
+    if reasons:  # only when degraded (schemas.HealthOut)
         body["reasons"] = reasons
     return jsonify(body), 503 if reasons else 200
 

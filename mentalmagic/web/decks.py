@@ -202,6 +202,15 @@ openapi.register_operations("/decks", {
                        query="DryRunQuery", body="CreateDeckIn", status="201"),
     "get": openapi.Op("listDecks", DECKS, "Every saved deck", "DecksOut"),
 })
+
+
+def _dry_run_answers_200(doc: dict) -> None:
+    """?dry_run=1 reads the list without saving: 200, beside the 201 of a saved deck."""
+    responses = doc["paths"]["/decks"]["post"]["responses"]
+    responses["200"] = {**responses["201"], "description": "dry run: read, not saved (id null)"}
+
+
+openapi.PATCHES.append(_dry_run_answers_200)
 openapi.register_operations("/decks/{deck_id}", {
     "get": openapi.Op("getDeck", DECKS, "A saved deck as read now: cards, problems with suggestions, flags (706)",
                       "DeckOut", ("404",)),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 from flask import Blueprint, current_app, jsonify, request
 
@@ -54,7 +56,27 @@ def create_game():
     data = _create.load(_json_body())
     created = services.create_game(_uow(), data["format"], data["options"], data["players"], data["library"],
                                    shuffle=data["shuffle"])
+    _archive_now_and_then()
     return jsonify(created), 201
+
+
+_SWEEP_EVERY = 60.0  # seconds between two sweeps of one app
+_sweep_lock = threading.Lock()
+
+
+def _archive_now_and_then() -> None:
+    """New games are what makes the database grow, so creating one sweeps the idle and finished
+    games into the archive (MENTALMAGIC_ARCHIVE_AFTER hours; 0 never), at most once a minute."""
+    hours = current_app.config["SETTINGS"].archive_after
+    with _sweep_lock:
+        last = current_app.extensions.get("mentalmagic.swept", float("-inf"))
+        if not hours or time.monotonic() - last < _SWEEP_EVERY:
+            return
+        current_app.extensions["mentalmagic.swept"] = time.monotonic()
+    try:
+        services.archive_idle(_uow(), hours)
+    except Exception:  # noqa: BLE001 - the game is created: its tokens must reach the client; the next sweep retries
+        current_app.logger.exception("archiving idle games failed")
 
 
 @bp.get("/<game_id>")

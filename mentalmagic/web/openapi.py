@@ -19,6 +19,11 @@ ERRORS = {
     "404": "unknown card, game, player or game card", "409": "refused by a rule (see `rule`), or nothing to undo",
     "413": "body too large", "422": "field validation (see `fields`)",
 }
+# Answers any operation may give besides its own (web/limits.py: every route is rate-limited).
+RATE_LIMITED = {"description": "too many requests from this client: retry after `Retry-After` seconds",
+                "headers": {"Retry-After": {"schema": {"type": "integer", "minimum": 0}}},
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
+DEGRADED = {"/health": ("503", "degraded: the card tables, the database or the card file failed (see `reasons`)")}
 ACTIONS = "ActionIn"  # the body of POST /actions: one schema per action type, under a oneOf
 
 
@@ -109,6 +114,7 @@ def build_spec() -> dict:
                 "responses": {
                     op.status: {"description": "OK", "content": _content(op.out)},
                     **{code: {"description": ERRORS[code], "content": _content("ErrorOut")} for code in op.errors},
+                    "429": RATE_LIMITED,
                 },
             }
             params = [{"in": "path", "name": p.strip("{}"), "required": True, "schema": {"type": "string"}}
@@ -122,6 +128,9 @@ def build_spec() -> dict:
                                       "content": _content(one_action if op.body == ACTIONS else op.body)}
             if "401" in op.errors:
                 doc["security"] = [{"bearer": []}]
+            if path in DEGRADED:
+                code, why = DEGRADED[path]
+                doc["responses"][code] = {"description": why, "content": _content(op.out)}
             operations[method] = doc
         spec.path(path=path, operations=operations)
     doc = spec.to_dict()

@@ -171,6 +171,7 @@ class HealthOut(Out):
     formats = fields.List(fields.String(), required=True)
     unresolved_bans = fields.List(fields.String(), required=True)
     version = fields.String(required=True)
+    reasons = fields.List(fields.String(), metadata={"description": "only when degraded (503): what failed"})
 
 
 class ErrorBody(Schema):
@@ -382,9 +383,17 @@ class SearchLibraryIn(_Action):
     type = _kind(commands.Search)
 
 
+class EndGameIn(_Action):
+    """Judge only: the game is finished; undoing this event takes the end back."""
+
+    command = commands.EndGame
+    type = _kind(commands.EndGame)
+
+
 ACTIONS: dict[str, type[_Action]] = {
     s.command.type: s for s in (DrawIn, MoveIn, NameIn, TurnFaceUpIn, RevealIn, LookIn, EndRevealIn, EndLookIn,
-                                LeaveGameIn, ShuffleIn, SearchLibraryIn)
+                                LeaveGameIn, ShuffleIn, SearchLibraryIn,
+                                EndGameIn)
 }
 
 
@@ -418,6 +427,13 @@ class GameCardOut(Out):
     colors = fields.List(fields.String(), metadata={"description": "printed colours (705.8), if visible"})
 
 
+class FinishedOut(Out):
+    seq = fields.Integer(required=True)
+    by = fields.String(required=True, validate=validate.OneOf(["last_side", "judge"]))
+    winners = fields.List(fields.String(), required=True)
+    rule = fields.String(allow_none=True)
+
+
 class GameOut(Out):
     id = fields.String(required=True)
     format = fields.String(required=True)
@@ -427,6 +443,10 @@ class GameOut(Out):
     seq = fields.Integer(required=True)
     cards = fields.List(fields.Nested(GameCardOut), required=True)
     you = fields.String(allow_none=True)
+    status = fields.String(validate=validate.OneOf(["active", "finished"]), metadata={
+        "description": "finished once the players still in are all of one side (104.2a, D7) or the judge ended it"})
+    finished = fields.Nested(FinishedOut, allow_none=True)
+    archived = fields.Boolean(metadata={"description": "read-only: idle or over for MENTALMAGIC_ARCHIVE_AFTER hours"})
 
 
 class EventOut(Out):
