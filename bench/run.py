@@ -611,6 +611,19 @@ def section_games(ctx: Context) -> list[Row]:
         rows += [Row(name, "actions through HTTP", aps, "/s"), Row(name, "raw fsynced SQLite inserts", raw, "/s"),
                  Row(name, "actions / raw inserts (median of rounds)", statistics.median(ratios), "")]
 
+        # What the judge's read costs when the game just changed: the view built and encoded afresh
+        # (section 3's judge_game reads one version again and again, kept and encoded once).
+        from mentalmagic import views
+        from mentalmagic.permissions import Caller
+        from mentalmagic.web.encoding import dumps
+
+        judged = GameStore(ctx.db_path, ctx.finder).load(make_game(srv.port, library, draws=100)["id"])
+        fresh = [timed(lambda: dumps(views._build_game_view(judged, Caller(is_judge=True), ctx.pool)))[1]
+                 for _ in range(200)]
+        say(f"  judge's view of a 300-card game built and encoded afresh (in process): median "
+            f"{statistics.median(fresh) * 1e6:,.0f} us")
+        rows.append(Row(name, "judge view of a 300-card game, built afresh", statistics.median(fresh) * 1e6, "us"))
+
         # Long games with every action type, written by this process; the servers read them.
         writer = GameStore(ctx.db_path, ctx.finder)
         long_games = {}

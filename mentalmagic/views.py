@@ -161,6 +161,17 @@ def event_view(e: Event, caller: Caller) -> dict:
     return d
 
 
+class SharedView(dict):
+    """A view kept and handed to every caller who asks for it again: never change one. The web edge
+    keeps its encoding in ``encoded``, so a game polled at one version is encoded once."""
+
+    __slots__ = ("encoded",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.encoded: bytes | None = None
+
+
 # A published state is never folded in place (game.py): its views can be kept while it lives.
 _VIEWS: weakref.WeakKeyDictionary[GameState, dict] = weakref.WeakKeyDictionary()
 
@@ -174,7 +185,7 @@ def game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
     key = (game.id, caller.player, caller.is_judge, id(pool))
     view = kept.get(key)
     if view is None:
-        view = kept[key] = _build_game_view(game, caller, pool)
+        view = kept[key] = SharedView(_build_game_view(game, caller, pool))
     return view
 
 

@@ -155,3 +155,18 @@ def test_replaying_a_folded_state_equals_folding_it_live(stores):
     events = a.events(gid)
     live = GameState.initial(game.setup).apply_events(events)
     assert live.snapshot() == replay(game.setup, events).snapshot() == game.state.snapshot()
+
+
+def test_a_view_is_built_once_per_state_and_caller_and_never_outlives_its_state(stores):
+    a, _, gid = stores
+    act(a, gid, P1, Draw(count=1))
+    game, pool = a.load(gid), a.finder.pool
+    judge_view = views.game_view(game, JUDGE, pool)
+    assert views.game_view(a.load(gid), JUDGE, pool) is judge_view  # polled again: kept
+    mine, theirs = views.game_view(game, P1, pool), views.game_view(game, P2, pool)
+    assert mine is not theirs and mine != theirs  # P1 sees the printed card in their hand, P2 doesn't
+    assert judge_view == views._build_game_view(game, JUDGE, pool)
+    act(a, gid, P2, Draw(count=1))
+    after = views.game_view(a.load(gid), JUDGE, pool)
+    assert after is not judge_view and after["seq"] == 2 and judge_view["seq"] == 1
+    assert after == views._build_game_view(a.load(gid), JUDGE, pool)
