@@ -7,6 +7,7 @@ Nothing here draws random numbers, reads a clock or touches storage.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import asdict, dataclass, field
 
 from .errors import (
@@ -167,6 +168,8 @@ class GameState:
         self.players = players
         self.sides = sides or {}  # player id -> their side (team, or themselves): who wins together (D7)
         self.finished = finished  # how the game ended ({"seq", "by", "winners", "rule"}), None while it goes on
+        self.touched: frozenset[str] = frozenset()  # set by apply_events: the cards its folds read
+        self.folded_from: weakref.ref | None = None  # ...and the state they were folded from
 
     @classmethod
     def initial(cls, setup: GameSetup) -> GameState:
@@ -178,7 +181,10 @@ class GameState:
         return cls(0, cards, [cid for cid, _ in setup.library], NameRegistry(), players, sides)
 
     def clone(self) -> GameState:
-        return GameState(self.seq, {k: c.copy() for k, c in self.cards.items()}, list(self.library),
+        return self._with_cards({k: c.copy() for k, c in self.cards.items()})
+
+    def _with_cards(self, cards: dict[str, CardState]) -> GameState:
+        return GameState(self.seq, cards, list(self.library),
                          self.names.copy(), {k: PlayerState(**asdict(p)) for k, p in self.players.items()},
                          self.sides, dict(self.finished) if self.finished else None)
 
@@ -194,9 +200,29 @@ class GameState:
 
     def apply_event(self, event: Event) -> GameState:
         """A new state with ``event`` folded in; this one is left as it was."""
-        new = self.clone()
-        new._fold(event)
+        return self.apply_events((event,))
+
+    def apply_events(self, events) -> GameState:
+        """A new state with ``events`` folded in, in order; this one is left as it was.
+
+        Only the cards the folds read are copied (issue 8: an action touches what it changes);
+        the others are shared with this state, which is why a published state is never folded
+        in place. The new state's ``touched`` names the cards copied, so that the store compares
+        and writes those alone (``changed_cards``)."""
+        cards = _CopiedOnRead(self.cards)
+        new = self._with_cards(cards)
+        for e in events:
+            new._fold(e)
+        new.cards = dict(cards)  # a plain dict again: later reads copy nothing
+        new.touched, new.folded_from = frozenset(cards.touched), weakref.ref(self)
         return new
+
+    def changed_cards(self, before: GameState) -> list[str]:
+        """The ids of the cards that differ from ``before``, in the library's order; only those the
+        folds touched when this state was folded from ``before``."""
+        derived = self.folded_from is not None and self.folded_from() is before
+        return [cid for cid, c in self.cards.items()
+                if (not derived or cid in self.touched) and before.cards[cid] != c]
 
     def card(self, card_id) -> CardState:
         if not isinstance(card_id, str) or card_id not in self.cards:
@@ -367,6 +393,38 @@ FOLDS = {
     "leave_game": GameState._fold_leave_game, "shuffle": GameState._fold_shuffle,
     "search": GameState._fold_search, "end_game": GameState._fold_end_game,
 }
+
+
+class _CopiedOnRead(dict):
+    """The cards of a state being folded from another: each card is copied the first time the
+    fold reads it, so the state folded from keeps its own, and ``touched`` says which were."""
+
+    __slots__ = ("touched",)
+
+    def __init__(self, base: dict[str, CardState]):
+        super().__init__(base)
+        self.touched: set[str] = set()
+
+    def __getitem__(self, key: str) -> CardState:
+        c = dict.__getitem__(self, key)
+        if key not in self.touched:
+            c = c.copy()
+            dict.__setitem__(self, key, c)
+            self.touched.add(key)
+        return c
+
+    def __setitem__(self, key: str, value: CardState) -> None:
+        dict.__setitem__(self, key, value)
+        self.touched.add(key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def values(self):  # a fold that scans every card may change any of them: all are copied
+        return [self[k] for k in self]
+
+    def items(self):
+        return [(k, self[k]) for k in self]
 
 
 def _clear_seen(c: CardState) -> None:

@@ -38,7 +38,13 @@ class NameRegistry:
         self._by_key.setdefault(record.key, []).append(record)
 
     def copy(self) -> NameRegistry:
-        return NameRegistry(self.records())
+        new = NameRegistry()  # the lists copied as they are: no re-sorting, no re-folding (issue 8)
+        new._by_key = {k: list(rs) for k, rs in self._by_key.items()}
+        return new
+
+    def taken_after(self, seq: int) -> list[NameRecord]:
+        """The records of the names taken by events after ``seq``, in the order taken."""
+        return sorted((r for rs in self._by_key.values() for r in rs if r.seq > seq), key=lambda r: (r.seq, r.key))
 
     def records(self) -> list[NameRecord]:
         """Every record, in the order they were taken."""

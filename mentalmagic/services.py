@@ -26,7 +26,7 @@ class Repository(Protocol):
     shard: str  # this instance's part of the game ids, when several share the games (README, "Past one machine")
 
     def load(self, game_id: str) -> Game: ...
-    def events(self, game_id: str) -> list[Event]: ...
+    def events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]: ...
     def tokens(self, game_id: str) -> tuple[str, dict[str, str]]: ...
     def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str]) -> None: ...
     def append(self, game: Game, event: Event, new_state: GameState) -> tuple[Game, list[str]]: ...
@@ -180,8 +180,10 @@ def list_games(uow: UnitOfWork) -> list[dict]:
     return uow.games.summaries()
 
 
-def events(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
-    return {"events": [views.event_view(e, caller) for e in uow.games.events(game_id)]}
+def events(uow: UnitOfWork, game_id: str, caller: Caller, since: int | None = None,
+           limit: int | None = None) -> dict:
+    """The log in order; ``since`` (a seq, exclusive) and ``limit`` page it, unpaged it is whole."""
+    return {"events": [views.event_view(e, caller) for e in uow.games.events(game_id, since, limit)]}
 
 
 def names(uow: UnitOfWork, game_id: str) -> dict:

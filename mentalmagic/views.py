@@ -6,6 +6,8 @@ The API, the pages and the CLI all read a game through these functions.
 
 from __future__ import annotations
 
+import weakref
+
 from .cards import Card, Face, nonland
 from .errors import UnknownCard
 from .game import Event, Game, GameSetup, GameState
@@ -78,6 +80,23 @@ def shown_name(c: CardState, caller: Caller) -> str | None:
     return c.named_as
 
 
+_FACTS: weakref.WeakKeyDictionary[CardPool, dict[tuple, dict]] = weakref.WeakKeyDictionary()
+
+
+def facts_of(pool: CardPool, c: CardState) -> dict:
+    """``printed_facts`` of card ``c`` as named and played, computed once per (printed card, name,
+    Pentaland) (issue 8: the judge's read of a 300-card game computed them for every card of every
+    request). Read-only."""
+    known = _FACTS.get(pool)
+    if known is None:
+        known = _FACTS.setdefault(pool, {})
+    key = (c.printed, c.named_as, c.pentaland)
+    facts = known.get(key)
+    if facts is None:  # a pool never changes: the facts of a card so named never do
+        facts = known[key] = printed_facts(pool.lookup(c.printed), named_face(pool, c), c.pentaland)
+    return facts
+
+
 def share_a_name(state: GameState, card_ids: list[str]) -> bool:
     """705.10: do these cards share a name? Never while one of them is unnamed (no naming needed)."""
     cards = [state.card(cid) for cid in card_ids]
@@ -125,7 +144,7 @@ def card_view(c: CardState, caller: Caller, pool: CardPool) -> dict:
         "revealed": c.revealed,
     }
     if sees(c, caller):
-        facts = printed_facts(pool.lookup(c.printed), named_face(pool, c), c.pentaland)
+        facts = facts_of(pool, c)
         out["printed"] = c.printed
         out["printed_mana_cost"] = facts["mana_cost"]  # 705.7: answerable without naming
         out["mana_value"] = facts["mana_value"]  # 705.7
@@ -142,7 +161,35 @@ def event_view(e: Event, caller: Caller) -> dict:
     return d
 
 
+class SharedView(dict):
+    """A view kept and handed to every caller who asks for it again: never change one. The web edge
+    keeps its encoding in ``encoded``, so a game polled at one version is encoded once."""
+
+    __slots__ = ("encoded",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.encoded: bytes | None = None
+
+
+# A published state is never folded in place (game.py): its views can be kept while it lives.
+_VIEWS: weakref.WeakKeyDictionary[GameState, dict] = weakref.WeakKeyDictionary()
+
+
 def game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
+    """The game as ``caller`` may see it; built once per state and caller (the judge and bots poll
+    a game far more often than it changes), so the answer is shared: read-only."""
+    kept = _VIEWS.get(game.state)
+    if kept is None:
+        kept = _VIEWS.setdefault(game.state, {})
+    key = (game.id, caller.player, caller.is_judge, id(pool))
+    view = kept.get(key)
+    if view is None:
+        view = kept[key] = SharedView(_build_game_view(game, caller, pool))
+    return view
+
+
+def _build_game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
     state = game.state
     return {
         "id": game.id,

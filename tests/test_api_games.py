@@ -1177,3 +1177,37 @@ def test_cabal_therapy_naming_snakeform_finds_every_card_that_could_be_it(client
     assert body.status_code == 403  # Ana asks the judge; the answer is Bob's and the judge's
     answer = g.could_be(BOB, BOB, "Snakeform").get_json()
     assert sorted(answer["cards"]) == sorted([courser, drake]) and answer["rule"] == "705.11"
+
+
+# -- the log, paged (issue 8): a bot catches up without downloading the whole log ------------------
+def test_the_log_pages_by_since_and_limit_and_unpaged_stays_whole(client):
+    g = Game(client, ["Shock", "Lightning Bolt", "Grizzly Bears", "Forest", "Counterspell", "Mana Leak"])
+    for who in (ANA, BOB, ANA, BOB, ANA):
+        g.act(who, type="draw")
+
+    def page(query: str, who=JUDGE) -> list[dict]:
+        response = g.get(f"/events?{query}", who)
+        assert response.status_code == 200, response.get_json()
+        assert schemas.EventsOut().validate(response.get_json()) == {}
+        return response.get_json()["events"]
+
+    whole = g.events()
+    assert [e["seq"] for e in whole] == [1, 2, 3, 4, 5]
+    assert page("since=2") == whole[2:]
+    assert page("limit=2") == whole[:2]
+    assert page("since=1&limit=3") == whole[1:4]
+    assert page("since=5") == [] and page("since=0") == whole
+    # a player's page hides what the whole log hides from them: the drawn cards' printed names
+    assert page("since=3", BOB) == g.events(BOB)[3:]
+    caught_up, since = [], 0
+    while batch := page(f"since={since}&limit=2"):
+        caught_up += batch
+        since = batch[-1]["seq"]
+    assert caught_up == whole
+
+
+@pytest.mark.parametrize("query", ["since=-1", "limit=0", "limit=10001", "since=x", "offset=2"])
+def test_a_bad_page_of_the_log_is_a_422_naming_the_field(client, query):
+    g = Game(client, ["Shock", "Forest"])
+    error = assert_envelope(g.get(f"/events?{query}"), 422)
+    assert set(error["fields"]) == {query.split("=")[0]}

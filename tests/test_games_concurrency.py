@@ -236,3 +236,57 @@ def test_two_processes_racing_for_one_name_on_one_file_give_it_to_exactly_one(ba
     assert [(n["name"], n["card"]) for n in holders] == [("Lightning Bolt", named[1])]
     events = game.get("/events")["events"]
     assert [e["seq"] for e in events] == [1, 2, 3] and events[-1]["data"]["card"] == named[1]
+
+
+def undo_then_draw_in_another_process(db_path: str, game_id: str, judge: str, player: str, results):
+    """Run in a spawned process: undo the last event, then draw a card, through its own GameStore."""
+    try:
+        from mentalmagic import services
+        from mentalmagic.commands import Draw
+        from mentalmagic.index import CandidateFinder
+        from mentalmagic.storage.carddb import read_pool
+        from mentalmagic.storage.gamedb import GameStore
+
+        store = GameStore(Path(db_path), CandidateFinder(read_pool(db_path)))
+        judge_caller = services.authenticate(store.unit_of_work(), game_id, f"Bearer {judge}")
+        undone = services.undo(store.unit_of_work(), game_id, judge_caller)
+        drawn = services.act(store.unit_of_work(), game_id, judge_caller, Draw(player=player, count=1))
+        results.put(("done", undone["undone"]["data"]["cards"], drawn["event"]["data"]["cards"]))
+    except BaseException as e:  # reported to the test
+        results.put(("error", repr(e)))
+
+
+def test_an_undo_and_a_new_event_by_another_process_show_in_the_next_read_as_a_fresh_replay(base_url, db_path,
+                                                                                           pool, finder):
+    from mentalmagic import views
+    from mentalmagic.permissions import Caller
+    from mentalmagic.storage.gamedb import GameStore
+
+    game = RemoteGame(base_url, ["Shock", "Lightning Bolt", "Grizzly Bears", "Forest"], players=2)
+    first = game.draw("p1")
+    taken_back = game.draw("p1")
+    before = game.get("")  # the server has the game in its cache, at seq 2
+    assert before["seq"] == 2
+    ctx = multiprocessing.get_context("spawn")
+    results = ctx.Queue()
+    proc = ctx.Process(target=undo_then_draw_in_another_process,
+                       args=(str(db_path), game.id, game.tokens[JUDGE], "p2", results))
+    proc.start()
+    try:
+        outcome = results.get(timeout=180)
+    finally:
+        proc.join(timeout=TIMEOUT)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(timeout=10)
+    assert outcome[0] == "done", outcome
+    assert outcome[1] == taken_back
+    after = game.get("")  # seq is 2 again, another event: only the version says the cache is stale
+    assert after["seq"] == 2
+    fresh = GameStore(db_path, finder).load(game.id)  # a process that never saw the game
+    assert after == json.loads(json.dumps(views.game_view(fresh, Caller(is_judge=True), pool)))
+    # the card taken back went back on top, so Bob drew it: a stale cache would still give it to Ana
+    assert outcome[2] == taken_back
+    hand = {c["id"]: c["owner"] for c in after["cards"] if c["zone"] == "hand"}
+    assert hand == {first[0]: "p1", taken_back[0]: "p2"}
+    assert [e["seq"] for e in game.get("/events")["events"]] == [1, 2]

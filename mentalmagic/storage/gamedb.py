@@ -14,9 +14,11 @@ import json
 import sqlite3
 import threading
 from collections import OrderedDict
-from contextlib import closing
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+
+import orjson
 
 from ..errors import AlreadyNamed, NameTaken, UnknownGame
 from ..game import Event, Game, GameSetup, GameState, replay
@@ -51,7 +53,8 @@ class GameStore:
 
     # -- reading ------------------------------------------------------------------------------
     def load(self, game_id: str) -> Game:
-        """The game after its last event (from the cache when nobody wrote since)."""
+        """The game after its last event: from the cache when nobody wrote since, the cache plus
+        the events written since when another process only appended, else replayed from the log."""
         row = self._row(game_id)
         with self._cache_lock:
             cached = self._cache.get(game_id)
@@ -60,20 +63,62 @@ class GameStore:
                 self.cache_hits += 1
                 return cached
             self.cache_misses += 1
-        setup = GameSetup.from_dict(json.loads(row["setup"]))
-        game = Game(row["id"], setup, replay(setup, self.events(game_id)), row["created_at"], row["version"],
-                    archived_at=row["archived_at"])
+        with self._snapshot():  # the row and the events as of one moment
+            row = self._row(game_id)
+            game = self._caught_up(cached, row) if cached is not None and cached.version < row["version"] else None
+            if game is None:
+                setup = GameSetup.from_dict(json.loads(row["setup"]))
+                game = Game(row["id"], setup, replay(setup, self._read_events(game_id)), row["created_at"],
+                            row["version"], archived_at=row["archived_at"])
         return self.remember(game)
 
     def cached(self) -> int:
         """How many games are in the cache now (at most ``cache_size``)."""
         return len(self._cache)
 
-    def events(self, game_id: str) -> list[Event]:
+    def _caught_up(self, cached: Game, row: dict) -> Game | None:
+        """``cached`` with the events appended since folded in, or None when an undo came between.
+
+        Every write bumps the version by one: an append adds the event after the last, an undo
+        removes the last (undone_events keeps it). So after ``a`` appends and ``u`` undos the log holds
+        ``a - u`` events past the cached seq while the version moved by ``a + u``: the two agree
+        only when nothing was undone, and then those events are exactly the ones to fold."""
+        new = self._read_events(cached.id, since=cached.state.seq)
+        if len(new) != row["version"] - cached.version or (new[-1].seq if new else cached.state.seq) != row["seq"]:
+            return None
+        return Game(cached.id, cached.setup, cached.state.apply_events(new), cached.created_at, row["version"],
+                    archived_at=row["archived_at"])
+
+    @contextmanager
+    def _snapshot(self):
+        """One read transaction (a unit of work's own transaction when inside one)."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            yield
+            return
+        conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+
+    def events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]:
+        """The log in order; with ``since``, only the events after that seq; at most ``limit``."""
         self._row(game_id)
-        return [Event(seq=r["seq"], type=r["type"], player=r["player"], data=json.loads(r["data"]),
-                      rule=r["rule"], at=r["at"])
-                for r in self.db.query("select * from events where game_id = ? order by seq", [game_id])]
+        return self._read_events(game_id, since, limit)
+
+    def _read_events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]:
+        sql, args = "select seq, at, type, player, data, rule from events where game_id = ?", [game_id]
+        if since is not None:
+            sql += " and seq > ?"
+            args.append(since)
+        sql += " order by seq"
+        if limit is not None:
+            sql += " limit ?"
+            args.append(limit)
+        return [Event(seq=seq, type=typ, player=player, data=orjson.loads(data), rule=rule, at=at)
+                for seq, at, typ, player, data, rule in self.db.conn.execute(sql, args)]
 
     def tokens(self, game_id: str) -> tuple[str, dict[str, str]]:
         """The judge's token hash, and each player's."""
@@ -103,22 +148,24 @@ class GameStore:
              "token_hash": player_hashes[p.id]}
             for i, p in enumerate(setup.players)
         )
-        self._write_cards(game.id, game.state.cards)
+        self._write_cards(game.id, game.state.cards.values())
         self._pending().append(game)
 
     def append(self, game: Game, event: Event, new_state: GameState) -> tuple[Game, list[str]]:
         """Record ``event`` and the projection of ``new_state``; the new game and the changed card ids."""
-        self.db["events"].insert({"game_id": game.id, "seq": event.seq, "at": event.at, "type": event.type,
-                                  "player": event.player, "data": json.dumps(event.data, sort_keys=True),
-                                  "rule": event.rule})
-        return self._sync(game, new_state, event.at), self._changed(game.state, new_state)
+        self.db.conn.execute(
+            "insert into events (game_id, seq, at, type, player, data, rule) values (?, ?, ?, ?, ?, ?, ?)",
+            [game.id, event.seq, event.at, event.type, event.player, json.dumps(event.data, sort_keys=True),
+             event.rule])
+        changed = new_state.changed_cards(game.state)
+        return self._sync(game, new_state, changed, event.at), changed
 
     def remove_last(self, game: Game, last: Event, before: GameState, at: str) -> Game:
         """Undo: the last event moves to undone_events and the projection goes back to ``before``."""
         self.db.execute("delete from events where game_id = ? and seq = ?", [game.id, last.seq])
         self.db["undone_events"].insert({"game_id": game.id, "undone_at": at,
                                          "event": json.dumps(last.to_dict())})
-        return self._sync(game, before, at)
+        return self._sync(game, before, at=at)
 
     def set_token(self, game_id: str, player: str, token_hash: str) -> None:
         self.db.execute("update players set token_hash = ? where game_id = ? and id = ?",
@@ -168,37 +215,47 @@ class GameStore:
                 self._cache.popitem(last=False)
         return game
 
-    @staticmethod
-    def _changed(old: GameState, new: GameState) -> list[str]:
-        return [cid for cid, c in new.cards.items() if old.cards[cid] != c]
+    def _sync(self, game: Game, new: GameState, changed: list[str] | None = None, at: str | None = None) -> Game:
+        """Rewrite the projection rows that differ between the game's state and ``new``; bump the version.
 
-    def _sync(self, game: Game, new: GameState, at: str | None = None) -> Game:
-        """Rewrite the projection rows that differ between the game's state and ``new``; bump the version."""
-        db, old = self.db, game.state
-        self._write_cards(game.id, {cid: new.cards[cid] for cid in self._changed(old, new)})
-        old_names = {(r.card, r.name, r.seq, r.exception) for r in old.names.records()}
-        new_records = {(r.card, r.name, r.seq, r.exception): r for r in new.names.records()}
-        for card, *_ in old_names - set(new_records):
-            db.execute("delete from names where game_id = ? and card = ?", [game.id, card])
-        for key in sorted(set(new_records) - old_names, key=lambda k: k[2]):
-            r = new_records[key]
-            db["names"].insert({"game_id": game.id, "name_key": fold(r.name), "name": r.name, "card": r.card,
-                                "player": r.player, "seq": r.seq, "exception": r.exception})
+        A state folded from the game's compares only the cards its event touched, and adds the
+        names taken after the game's seq (a fold never gives a name back); any other (undo's
+        replay) is compared whole."""
+        conn, old = self.db.conn, game.state
+        if changed is None:
+            changed = new.changed_cards(old)
+        self._write_cards(game.id, (new.cards[cid] for cid in changed))
+        folded = new.folded_from is not None and new.folded_from() is old
+        if folded:
+            added = new.names.taken_after(old.seq)
+        else:
+            old_names = {(r.card, r.name, r.seq, r.exception) for r in old.names.records()}
+            new_records = {(r.card, r.name, r.seq, r.exception): r for r in new.names.records()}
+            for card, *_ in old_names - set(new_records):
+                conn.execute("delete from names where game_id = ? and card = ?", [game.id, card])
+            added = [new_records[k] for k in sorted(set(new_records) - old_names, key=lambda k: k[2])]
+        conn.executemany(
+            "insert into names (game_id, name_key, name, card, player, seq, exception) values (?, ?, ?, ?, ?, ?, ?)",
+            [(game.id, fold(r.name), r.name, r.card, r.player, r.seq, r.exception) for r in added])
         at = at or datetime.now(UTC).isoformat(timespec="milliseconds")
         finished_at = at if new.finished else None  # nothing is written after the end but its undo
-        db.execute("update games set seq = ?, version = version + 1, updated_at = ?, finished_at = ? where id = ?",
-                   [new.seq, at, finished_at, game.id])
+        conn.execute("update games set seq = ?, version = version + 1, updated_at = ?, finished_at = ? where id = ?",
+                     [new.seq, at, finished_at, game.id])
         new_game = Game(game.id, game.setup, new, game.created_at, game.version + 1)
         self._pending().append(new_game)
         return new_game
 
-    def _write_cards(self, game_id: str, cards: dict) -> None:
-        self.db["game_cards"].upsert_all(
-            ({"game_id": game_id, "id": c.id, "printed": c.printed, "zone": c.zone, "owner": c.owner,
-              "controller": c.controller, "face_down": int(c.face_down), "pentaland": int(c.pentaland),
-              "named_as": c.named_as, "state": json.dumps(c.to_dict())} for c in cards.values()),
-            pk=("game_id", "id"),
-        )
+    def _write_cards(self, game_id: str, cards) -> None:
+        """Insert or rewrite these cards' projection rows (plain SQL: sqlite-utils' upsert reads the
+        table's shape on every call, which cost more than the write)."""
+        self.db.conn.executemany(
+            "insert into game_cards (game_id, id, printed, zone, owner, controller, face_down, pentaland, named_as,"
+            " state) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (game_id, id) do update set"
+            " printed = excluded.printed, zone = excluded.zone, owner = excluded.owner,"
+            " controller = excluded.controller, face_down = excluded.face_down, pentaland = excluded.pentaland,"
+            " named_as = excluded.named_as, state = excluded.state",
+            [(game_id, c.id, c.printed, c.zone, c.owner, c.controller, int(c.face_down), int(c.pentaland),
+              c.named_as, json.dumps(c.to_dict())) for c in cards])
 
 
 class SqliteUnitOfWork:

@@ -17,6 +17,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from ..cards import Card, Nameable
 from ..pool import CardPool
+from ..views import SharedView
 from .views import candidate_json, card_json, card_summary
 
 # Dates and dataclasses go through Flask's own ``default`` so that they read as they always did.
@@ -34,8 +35,13 @@ class OrjsonProvider(DefaultJSONProvider):
 
     def response(self, *args, **kwargs):
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(orjson.dumps(obj, default=self.default, option=_OPTIONS),
-                                        mimetype=self.mimetype)
+        if isinstance(obj, SharedView):  # a kept game view: encoded once (two threads at once encode it alike)
+            if obj.encoded is None:
+                obj.encoded = orjson.dumps(obj, default=self.default, option=_OPTIONS)
+            body = obj.encoded
+        else:
+            body = orjson.dumps(obj, default=self.default, option=_OPTIONS)
+        return self._app.response_class(body, mimetype=self.mimetype)
 
 
 def dumps(obj) -> bytes:

@@ -19,6 +19,7 @@ _create = schemas.CreateGameIn()
 _could_be = schemas.CouldBeQuery()
 _same_name = schemas.SameNameQuery()
 _face_up = schemas.FaceUpQuery()
+_events = schemas.EventsQuery()
 
 
 def _uow():
@@ -108,7 +109,9 @@ def names(game_id: str):
 
 @bp.get("/<game_id>/events")
 def events(game_id: str):
-    return jsonify(services.events(_uow(), game_id, _caller(game_id)))
+    caller = _caller(game_id)
+    page = _events.load(request.args.to_dict())
+    return jsonify(services.events(_uow(), game_id, caller, since=page.get("since"), limit=page.get("limit")))
 
 
 @bp.get("/<game_id>/could-be")
@@ -149,7 +152,8 @@ register_operations("/games/{game_id}/players/{player_id}/token", {"post": Op(
     (*_AUTH, "403"))})
 register_operations("/games/{game_id}/names", {"get": Op("names", GAMES, "Every name taken", "NamesOut", _AUTH)})
 register_operations("/games/{game_id}/events", {"get": Op(
-    "events", GAMES, "The append-only log", "EventsOut", _AUTH)})
+    "events", GAMES, "The append-only log; `since` and `limit` page it", "EventsOut", (*_AUTH, "422"),
+    query="EventsQuery")})
 register_operations("/games/{game_id}/same-name", {"get": Op(
     "sameName", GAMES, "705.10: do these cards share a name?", "SameNameOut", (*_AUTH, "422"),
     query="SameNameQuery")})

@@ -464,6 +464,13 @@ class ActionOut(Out):
     cards = fields.List(fields.Nested(GameCardOut), required=True)
 
 
+class EventsQuery(Strict):
+    since = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "only the events after this seq (exclusive): a bot catching up sends the last seq it saw"})
+    limit = fields.Integer(validate=validate.Range(min=1, max=10000), metadata={
+        "description": "at most this many events, the oldest first; without it, every event after `since`"})
+
+
 class EventsOut(Out):
     events = fields.List(fields.Nested(EventOut), required=True)
 
