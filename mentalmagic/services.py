@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -178,6 +179,13 @@ def game(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
 def list_games(uow: UnitOfWork) -> list[dict]:
     """Every game of the database, newest first (the judge's list on the laptop that holds the file)."""
     return uow.games.summaries()
+
+
+def game_versioned(uow: UnitOfWork, game_id: str, caller: Caller,
+                   unchanged: Callable[[int], bool]) -> tuple[int, dict | None]:
+    """The game's version and view, or (version, None) when ``unchanged(version)`` (a conditional GET)."""
+    g = uow.games.load(game_id)
+    return g.version, None if unchanged(g.version) else views.game_view(g, caller, uow.finder.pool)
 
 
 def events(uow: UnitOfWork, game_id: str, caller: Caller, since: int | None = None,

@@ -11,6 +11,7 @@ from flask import Blueprint, current_app, jsonify, request
 from .. import services
 from ..permissions import Caller
 from . import schemas
+from .decks import deck_library
 from .errors import envelope
 from .openapi import Op, register_operations
 
@@ -55,7 +56,8 @@ def bad_json(_e):
 @bp.post("")
 def create_game():
     data = _create.load(_json_body())
-    created = services.create_game(_uow(), data["format"], data["options"], data["players"], data["library"],
+    library = data["library"] if "library" in data else deck_library(data["deck"])  # API.md: "deck": id
+    created = services.create_game(_uow(), data["format"], data["options"], data["players"], library,
                                    shuffle=data["shuffle"])
     _archive_now_and_then()
     return jsonify(created), 201
@@ -82,7 +84,22 @@ def _archive_now_and_then() -> None:
 
 @bp.get("/<game_id>")
 def get_game(game_id: str):
-    return jsonify(services.game(_uow(), game_id, _caller(game_id)))
+    """The game as the caller sees it, with an ETag that changes with every event (and undo): a poll
+    with If-None-Match gets 304 while nothing happened (API.md)."""
+    caller = _caller(game_id)
+    version, view = services.game_versioned(_uow(), game_id, caller, lambda v: _etag(game_id, v, caller)
+                                            in request.if_none_match)
+    etag = _etag(game_id, version, caller)
+    resp = current_app.response_class(status=304) if view is None else jsonify(view)
+    resp.set_etag(etag)
+    resp.headers["Cache-Control"] = "no-cache"  # always revalidate: the answer is per token
+    resp.vary.add("Authorization")
+    return resp
+
+
+def _etag(game_id: str, version: int, caller: Caller) -> str:
+    """One game version as one caller sees it: each seat's view of it is a different document."""
+    return f"{game_id}.{version}.{'judge' if caller.is_judge else caller.player}"
 
 
 @bp.post("/<game_id>/actions")

@@ -203,12 +203,20 @@ class OptionsIn(Strict):
 class CreateGameIn(Strict):
     format = fields.String(load_default="vintage", validate=validate.OneOf(FORMATS))
     players = fields.List(fields.Nested(PlayerIn), required=True, validate=validate.Length(min=2, max=16))
-    library = fields.List(fields.String(validate=validate.Length(min=1, max=300)), required=True,
+    library = fields.List(fields.String(validate=validate.Length(min=1, max=300)),
                           validate=validate.Length(min=1, max=2000),
                           metadata={"description": "printed identity of every physical card, duplicates allowed"})
+    deck = fields.String(validate=validate.Length(min=1, max=64),
+                         metadata={"description": "a saved deck's id (GET /decks), in place of library"})
     options = fields.Nested(OptionsIn, load_default=lambda: {"phyrexian_as_hybrid": False})
     shuffle = fields.Boolean(load_default=True, metadata={
         "description": "false keeps the given order as the library, top first (a judge recording a real table)"})
+    exactly_one = ("library", "deck")  # for the OpenAPI document, which can't read validates_schema
+
+    @validates_schema
+    def library_or_deck(self, data, **kwargs):
+        if ("library" in data) == ("deck" in data):
+            raise ValidationError("give exactly one of library or deck", field_name="library")
 
 
 class PlayerOut(Out):
