@@ -1,0 +1,249 @@
+"""The judge's console (issue 7) in a real headless Chromium over real HTTP: a short game played
+end to end through the page, a player's seat, and axe-core on every console page in both languages.
+
+Like test_page.py: Debian's chromium through Playwright, the app served by waitress on 127.0.0.1,
+every request to another host refused and failing the test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+import pytest
+from playwright import sync_api
+from support import fresh_games_db, served
+from test_page import CHROMIUM, CHROMIUM_ARGS, Guarded, axe_violations
+
+from mentalmagic.runtime import Runtime
+from mentalmagic.web import create_app
+
+DECK = """// the common deck, top first
+Exalted Angel
+Shock
+Savannah Lions
+Grizzly Bears
+Goblin Guide
+Llanowar Elvs
+Lightning Bolt
+"""
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory, card_db_path, pool, finder):
+    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("console") / "games.sqlite")
+    app = create_app({"TESTING": True, "DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+    with served(app) as root:
+        yield root
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def api(base_url: str, method: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
+    req = urllib.request.Request(f"{base_url}/api/v1{path}", method=method,
+                                 data=None if body is None else json.dumps(body).encode())
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    if body is not None:
+        req.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.load(resp)
+
+
+def stored_game(pg) -> tuple[str, dict]:
+    """The game id in the URL and what the browser keeps of it (judge and player tokens)."""
+    gid = pg.url.split("/games/")[1].split("#")[0]
+    return gid, pg.evaluate("id => JSON.parse(localStorage.getItem('mentalmagic.games'))[id]", gid)
+
+
+def handle(pg, card_id: str) -> str:
+    return pg.locator(f'[data-card="{card_id}"] .handle').inner_text()
+
+
+def printed_ids(game: dict, name: str, zone: str | None = None) -> list[str]:
+    return [c["id"] for c in game["cards"] if c.get("printed") == name and (zone is None or c["zone"] == zone)]
+
+
+def command(pg, line: str):
+    box = pg.locator("#command-input")
+    box.fill(line)
+    box.press("Escape")  # close any completion list: Enter then runs the line
+    box.press("Enter")
+
+
+def test_a_short_game_through_the_page(browser, base_url):
+    guarded = Guarded(browser, base_url, locale="fr-FR", viewport={"width": 1366, "height": 768})
+    pg = guarded.new_page()
+    expect = sync_api.expect
+    try:
+        # the deck: a pasted list with one bad line, its suggestion taken
+        pg.goto("/console")
+        expect(pg.locator("html")).to_have_attribute("lang", "fr")
+        pg.locator("#deck-name").fill("Cube du club")
+        pg.locator("#deck-list").fill(DECK)
+        pg.locator("#check-deck").click()
+        problem = pg.locator(".problem")
+        expect(problem).to_have_count(1)
+        expect(problem).to_contain_text("Llanowar Elvs")
+        pg.locator(".problem button.suggestion", has_text=re.compile("^Llanowar Elves$")).click()
+        expect(pg.locator(".problem")).to_have_count(0)
+        assert "\nLlanowar Elves\n" in pg.locator("#deck-list").input_value()
+        pg.locator("#save-deck").click()
+        expect(pg.locator("#source-saved")).to_be_checked()
+        expect(pg.locator("#deck-select option:checked")).to_contain_text("Cube du club")
+
+        # three players, in French, the library in the list's order
+        pg.locator("#player-name-1").fill("Ana")
+        pg.locator("#player-name-2").fill("Ben")
+        pg.locator("#add-player").click()
+        pg.locator("#player-name-3").fill("Cara")
+        pg.locator("#shuffle-check").uncheck()
+        pg.locator("#start-game").click()
+        pg.wait_for_url(re.compile(r"/games/[\w-]+$"))
+        gid, kept = stored_game(pg)
+        judge = kept["judge_token"]
+        tokens = {p["name"]: p["token"] for p in kept["players"]}
+        expect(pg.locator("#library-line")).to_contain_text("7")
+        expect(pg.locator("#players li")).to_have_count(3)
+        pg.evaluate("window.sameDocument = true")
+
+        # draw
+        command(pg, "ana draw 3")
+        expect(pg.locator("#log li")).to_have_count(1)
+        expect(pg.locator("#library-line")).to_contain_text("4")
+        game = api(base_url, "GET", f"/games/{gid}", judge)
+        angel, shock = printed_ids(game, "Exalted Angel")[0], printed_ids(game, "Shock")[0]
+        expect(pg.locator(f'[data-card="{shock}"]')).to_contain_text("Choc")  # the French name
+
+        # cast the Shock named through its candidates (705.1 asked in the same step)
+        pg.locator(f'[data-card="{shock}"]').click()
+        expect(pg.locator("#card-panel")).to_be_visible()
+        pg.locator("#name-input").press_sequentially("lightning bo")
+        option = pg.get_by_role("option", name=re.compile("Lightning Bolt|Foudre"))
+        expect(option.first).to_be_visible()
+        option.first.click()
+        expect(pg.locator("#name-input")).to_have_value("Lightning Bolt")
+        pg.locator('#card-actions [data-action="cast"]').click()
+        expect(pg.locator("#names li")).to_contain_text("Lightning Bolt")
+        expect(pg.locator("#names li")).to_contain_text("Ana")
+        expect(pg.locator(".zone-stack")).to_contain_text("Lightning Bolt")
+
+        # a Pentaland
+        command(pg, "ben draw 2")
+        expect(pg.locator("#log li")).to_have_count(3)
+        game = api(base_url, "GET", f"/games/{gid}", judge)
+        bears = printed_ids(game, "Grizzly Bears")[0]
+        ben_guide = printed_ids(game, "Goblin Guide", "hand")[0]
+        expect(pg.locator(f'[data-card="{bears}"]')).to_be_visible()
+        command(pg, f"ben pentaland {handle(pg, bears)}")
+        expect(pg.locator(f'.zone-battlefield [data-card="{bears}"] .mark-pentaland')).to_be_visible()
+
+        # a naming refused with 704.2, next to what was tried; nothing changes
+        tried = f"ben name {handle(pg, ben_guide)} Lightning Bolt"
+        command(pg, tried)
+        status = pg.locator("#command-status")
+        expect(status).to_contain_text("704.2")
+        expect(status).to_contain_text(tried)
+        expect(pg.locator("#names li")).to_have_count(1)
+        assert len(api(base_url, "GET", f"/games/{gid}/events", judge)["events"]) == 4
+
+        # undo with one key: the Pentaland goes back to Ben's hand, and the page says so
+        pg.locator("#command-input").fill("")
+        pg.locator("#command-input").press("Control+z")
+        expect(status).to_contain_text("4")  # "Undone: event 4, …"
+        expect(status).to_contain_text("Pentaland")
+        expect(pg.locator(f'.zone-hand [data-card="{bears}"]')).to_be_visible()
+        expect(pg.locator("#log li")).to_have_count(3)
+
+        # a morph played face down, then turned face up through the 705.4 choices
+        command(pg, f"ana morph {handle(pg, angel)}")
+        expect(pg.locator(f'.zone-battlefield [data-card="{angel}"] .mark-facedown')).to_be_visible()
+        pg.locator(f'[data-card="{angel}"]').click()
+        pg.locator('#card-actions [data-action="face_up"]').click()
+        choices = pg.locator("#face-up-box .choices button")
+        expect(choices.first).to_be_visible()
+        expect(pg.locator("#face-up-box .advice")).to_contain_text("705.4")
+        chosen = choices.first.inner_text()
+        choices.first.click()
+        expect(pg.locator(f'[data-card="{angel}"] .mark-facedown')).to_have_count(0)
+        expect(pg.locator("#names")).to_contain_text(chosen)
+
+        # a bot's action through the API appears without reloading
+        api(base_url, "POST", f"/games/{gid}/actions", tokens["Cara"], {"type": "draw", "count": 1})
+        expect(pg.locator("#log li").first).to_contain_text("Cara")
+        expect(pg.locator("#library-line")).to_contain_text("1")
+        assert pg.evaluate("window.sameDocument") is True
+
+        # the log: every event, newest first, each with its rule
+        events = api(base_url, "GET", f"/games/{gid}/events", judge)["events"]
+        expect(pg.locator("#log li")).to_have_count(len(events))
+        log = pg.locator("#log li").all_inner_texts()
+        assert [e["rule"] for e in reversed(events) if e.get("rule")] == [
+            re.search(r"\(règle ([^)]+)\)|\(rule ([^)]+)\)", line).group(1) or "" for line in log
+            if re.search(r"\((règle|rule) ", line)]
+
+        # Ben's link: his seat, his hand, no one else's
+        link = pg.locator('#links a[data-player="p2"]').get_attribute("href")
+        seat = guarded.new_page()
+        seat.goto(link)
+        expect(seat.locator("#seat")).to_contain_text("Ben")
+        expect(seat.locator(f'[data-card="{ben_guide}"] .card-name')).to_contain_text("Guide gobelin")
+        cara_card = [c["id"] for c in api(base_url, "GET", f"/games/{gid}", judge)["cards"]
+                     if c["zone"] == "hand" and c["owner"] == "p3"][0]
+        expect(seat.locator(f'[data-card="{cara_card}"] .card-name')).to_have_class(re.compile("muted"))
+        assert "Llanowar" not in seat.locator("#zones").inner_text()  # Cara's card stays hidden
+        expect(seat.locator("#undo-button")).to_be_hidden()
+        expect(seat.locator("#links-panel")).to_be_hidden()
+        # his own actions only: Ana's draw is refused with the rule, from his seat
+        command(seat, "ana draw 1")
+        expect(seat.locator("#command-status")).to_have_class(re.compile("is-error"))
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+def test_axe_on_every_console_page(browser, base_url, locale):
+    game = api(base_url, "POST", "/games", body={
+        "players": [{"name": "Ana"}, {"name": "Ben", "team": "B"}], "shuffle": False,
+        "library": ["Exalted Angel", "Shock", "Savannah Lions", "Grizzly Bears"]})
+    judge = game["judge_token"]
+    api(base_url, "POST", f"/games/{game['id']}/actions", judge, {"type": "draw", "player": "p1", "count": 2})
+    api(base_url, "POST", f"/games/{game['id']}/actions", judge,
+        {"type": "move", "player": "p1", "card": api(base_url, "GET", f"/games/{game['id']}", judge)["cards"][0]["id"],
+         "to": "battlefield", "face_down": True, "via": "morph"})
+    guarded = Guarded(browser, base_url, locale=locale, bypass_csp=True)
+    pg = guarded.new_page()
+    try:
+        pg.goto("/console")
+        pg.evaluate("([id, g]) => localStorage.setItem('mentalmagic.games', JSON.stringify({[id]: g}))",
+                    [game["id"], {"judge_token": judge, "players": game["players"], "format": "vintage"}])
+        pg.reload()
+        pg.locator("#deck-list").fill("Shcok\n2 Savannah Lions")
+        pg.locator("#check-deck").click()
+        sync_api.expect(pg.locator(".problem")).to_have_count(1)
+        assert axe_violations(pg) == []
+        pg.goto(f"/games/{game['id']}")
+        sync_api.expect(pg.locator("#log li")).to_have_count(2)
+        pg.locator(".zone-hand .game-card").first.click()
+        pg.locator("#name-input").press_sequentially("li")
+        assert axe_violations(pg) == []
+        pg.locator("#command-input").press_sequentially("ana dr")
+        sync_api.expect(pg.locator("#command-listbox")).to_be_visible()
+        assert axe_violations(pg) == []
+        pg.goto(f"/games/{game['id']}#token={game['players'][1]['token']}")
+        pg.reload()
+        sync_api.expect(pg.locator("#seat")).to_contain_text("Ben")
+        assert axe_violations(pg) == []
+    finally:
+        guarded.context.close()
+    guarded.check()
