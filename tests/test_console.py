@@ -114,6 +114,7 @@ def test_a_short_game_through_the_page(browser, base_url):
         tokens = {p["name"]: p["token"] for p in kept["players"]}
         expect(pg.locator("#library-line")).to_contain_text("7")
         expect(pg.locator("#players li")).to_have_count(3)
+        expect(pg.locator(".zone-hand h3")).to_have_text("Main")  # the page speaks French
         pg.evaluate("window.sameDocument = true")
 
         # draw
@@ -159,7 +160,7 @@ def test_a_short_game_through_the_page(browser, base_url):
         # undo with one key: the Pentaland goes back to Ben's hand, and the page says so
         pg.locator("#command-input").fill("")
         pg.locator("#command-input").press("Control+z")
-        expect(status).to_contain_text("4")  # "Undone: event 4, …"
+        expect(status).to_contain_text(re.compile(r"Annulé : évènement 4\b"))
         expect(status).to_contain_text("Pentaland")
         expect(pg.locator(f'.zone-hand [data-card="{bears}"]')).to_be_visible()
         expect(pg.locator("#log li")).to_have_count(3)

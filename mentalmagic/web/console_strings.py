@@ -108,7 +108,7 @@ def console_strings(_plural) -> dict[str, str]:
         "action.face_up": _("Turn face up…"),
         "action.to_hand": _("To its owner's hand"),
         "action.to_graveyard": _("To the graveyard"),
-        "action.to_exile": _("Exile"),
+        "action.to_exile": _("Into exile"),
         "action.to_library": _("On top of the library"),
         "action.reveal": _("Reveal"),
         "action.end_reveal": _("End the reveal"),
