@@ -76,7 +76,7 @@ function report(deck) {
         return b;
       });
       return el("li", { class: "problem" }, el("strong", { text: t("console.line", { n: p.line }) }), " ",
-        el("code", { text: p.text }), " — ", p.message, p.rule ? ` (${t("rule", { rule: p.rule })})` : "",
+        el("code", { text: p.text }), " — ", p.message, p.rule ? ` (${t("rule", { rule: p.rule })})` : "", ".",
         fixes.length ? el("span", { class: "suggestions" }, ` ${t("console.did_you_mean")} `, ...fixes) : null);
     })));
   }

@@ -60,8 +60,11 @@ function number() {
     if (e.data.card) give(e.data.card);
     for (const id of e.data.cards || []) give(id);
   }
-  for (const c of S.game.cards) give(c.id);
+  for (const c of S.game.cards) if (shown(c)) give(c.id);
 }
+
+/** The judge's view lists the whole library; the page shows (and numbers) only its revealed cards. */
+const shown = (c) => c.zone !== "library" || c.revealed || S.handle.has(c.id);
 
 function findCard(word) {
   const w = word.replace(/^#/, "");
@@ -155,7 +158,7 @@ function render() {
   // zones
   const sections = [];
   for (const z of ZONES) {
-    const cards = g.cards.filter((c) => c.zone === z).sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id));
+    const cards = g.cards.filter((c) => c.zone === z && shown(c)).sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id));
     if (!cards.length && !["hand", "battlefield", "stack", "graveyard"].includes(z)) continue;
     const title = t(`zone.${z}`);
     const body = z === "hand" || z === "graveyard"
@@ -296,6 +299,8 @@ function renderPanel() {
     });
   }
   const inHidden = c.zone === "hand" || c.zone === "library";
+  // a name is asked for where an action here may take one: cast, play, resolve, name
+  $("name-input").closest(".field").hidden = !(c.printed && !c.named_as && (inHidden || c.zone === "stack"));
   const acts = [];
   const act = (key, action) => acts.push([key, action]);
   const named = () => ($("name-input").value.trim() ? { name: $("name-input").value.trim() } : {});
@@ -424,7 +429,7 @@ const ctx = () => ({
   players: S.game ? S.game.players : [],
   seat: seat(),
   card: findCard,
-  cards: S.game ? S.game.cards.map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`) })) : [],
+  cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`) })) : [],
   names: async (cardId, typed) => matchCandidates((await candidates(cardId)) || [], typed).map((k) => ({
     name: k.name, label: k.taken ? `${k.name} — ${t("game.taken_by", { name: playerName(k.takenBy) })}` : k.name })),
 });
@@ -460,7 +465,7 @@ cmdInput.addEventListener("keydown", (ev) => {
   }
 });
 const cmdBox = new Combobox(cmdInput, $("command-listbox"), {
-  fetch: async (q) => complete(q, ctx()),
+  fetch: async () => complete(cmdInput.value, ctx()), // untrimmed: "ana cast " asks for a card
   render: (item) => [el("span", { class: "opt-name", text: item.label })],
   onChoose: (item) => { cmdInput.value = `${item.line} `; cmdInput.focus(); },
   onEnter: runCommand,
