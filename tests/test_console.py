@@ -248,3 +248,148 @@ def test_axe_on_every_console_page(browser, base_url, locale):
     finally:
         guarded.context.close()
     guarded.check()
+
+
+def judge_page(pg, base_url: str, library: list[str]) -> dict:
+    """A new game (Ana, Ben), opened on ``pg`` as its judge: the browser keeps its tokens."""
+    game = api(base_url, "POST", "/games", body={"players": [{"name": "Ana"}, {"name": "Ben"}], "shuffle": False,
+                                                 "library": library})
+    pg.goto("/console")
+    pg.evaluate("([id, g]) => localStorage.setItem('mentalmagic.games', JSON.stringify({[id]: g}))",
+                [game["id"], {"judge_token": game["judge_token"], "players": game["players"], "format": "vintage"}])
+    pg.goto(f"/games/{game['id']}")
+    sync_api.expect(pg.locator("#players li")).to_have_count(2)
+    return game
+
+
+def test_the_keyboard_alone(browser, base_url):
+    guarded = Guarded(browser, base_url, viewport={"width": 1366, "height": 768})
+    pg = guarded.new_page()
+    try:
+        judge_page(pg, base_url, ["Shock", "Savannah Lions", "Grizzly Bears"])
+        pg.keyboard.press("Tab")  # the skip link leads to the command line
+        pg.keyboard.press("Enter")
+        box = pg.locator("#command-input")
+        sync_api.expect(box).to_be_focused()
+        assert box.bounding_box()["y"] + box.bounding_box()["height"] < 768  # on the first screen of a laptop
+        pg.keyboard.type("ana dr")
+        sync_api.expect(pg.get_by_role("option", name="draw")).to_be_visible()
+        pg.keyboard.press("Tab")  # takes the completion
+        sync_api.expect(box).to_have_value("ana draw ")
+        pg.keyboard.type("2")
+        pg.keyboard.press("Escape")
+        pg.keyboard.press("Enter")
+        sync_api.expect(pg.locator("#log li")).to_have_count(1)
+        sync_api.expect(box).to_have_value("")
+
+        pg.keyboard.type("ana cast ")  # after a space: the cards
+        sync_api.expect(pg.get_by_role("option", name=re.compile(r"^#1 "))).to_be_visible()
+        pg.keyboard.press("ArrowDown")
+        pg.keyboard.press("Enter")
+        sync_api.expect(box).to_have_value("ana cast #1 ")
+        pg.keyboard.type("as Lightning B")
+        sync_api.expect(pg.get_by_role("option", name="Lightning Bolt")).to_be_visible()
+        pg.keyboard.press("Escape")
+        pg.keyboard.press("Control+a")
+        pg.keyboard.press("Delete")
+
+        card = pg.locator(".zone-hand .game-card").first
+        card.focus()
+        sync_api.expect(pg.locator("#preview")).to_be_visible()  # the text card, on focus
+        sync_api.expect(pg.locator("#preview")).to_contain_text("Shock")
+        pg.keyboard.press("Enter")
+        sync_api.expect(pg.locator("#card-panel-title")).to_be_focused()
+        pg.keyboard.press("Escape")
+        sync_api.expect(pg.locator("#card-panel")).to_be_hidden()
+        sync_api.expect(card).to_be_focused()
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+@pytest.mark.parametrize("path", ["/console", "game"])
+def test_a_phone_fits(browser, base_url, path):
+    guarded = Guarded(browser, base_url, locale="fr-FR", viewport={"width": 360, "height": 740}, is_mobile=True,
+                      has_touch=True)
+    pg = guarded.new_page()
+    try:
+        if path == "game":
+            game = judge_page(pg, base_url, ["Exalted Angel", "Shock", "Savannah Lions"])
+            judge = game["judge_token"]
+            api(base_url, "POST", f"/games/{game['id']}/actions", judge, {"type": "draw", "player": "p1", "count": 2})
+            sync_api.expect(pg.locator("#log li")).to_have_count(1)
+            pg.locator(".zone-hand .game-card").first.tap()
+            sync_api.expect(pg.locator("#card-panel")).to_be_visible()
+        else:
+            pg.goto(path)
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+        small = pg.evaluate("""() => [...document.querySelectorAll('button, input, select')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
+            .filter(([, h]) => h < 44)""")
+        assert small == []  # touch-sized
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+GRAMMAR = [  # the page's command line -> the API action it sends (cards #1 -> c1, #2 -> c2, id ending "9f3" -> c3)
+    ("ana draw 2", {"type": "draw", "player": "p1", "count": 2}),
+    ("ana draw", {"type": "draw", "player": "p1", "count": 1}),
+    ("ana draw Fire // Ice", {"type": "draw", "player": "p1", "printed": "Fire // Ice"}),
+    ("ben cast 2 as Shock", {"type": "move", "player": "p2", "card": "c2", "to": "stack", "name": "Shock"}),
+    ("Ben lance #2 comme Choc", {"type": "move", "player": "p2", "card": "c2", "to": "stack", "name": "Choc"}),
+    ("ana play 1", {"type": "move", "player": "p1", "card": "c1", "to": "battlefield"}),
+    ("ana morph 1", {"type": "move", "player": "p1", "card": "c1", "to": "battlefield", "face_down": True,
+                     "via": "morph"}),
+    ("ana manifest 9f3", {"type": "move", "player": "p1", "card": "c3", "to": "battlefield", "face_down": True,
+                          "via": "manifest"}),
+    ("cara pentaland 1", {"type": "move", "player": "p3", "card": "c1", "to": "battlefield", "pentaland": True}),
+    ("p2 name 2 Lightning Bolt", {"type": "name", "player": "p2", "card": "c2", "name": "Lightning Bolt"}),
+    ("ana up 1 Exalted Angel morph", {"type": "turn_face_up", "player": "p1", "card": "c1", "name": "Exalted Angel",
+                                      "via": "morph"}),
+    ("ana up 1", {"type": "turn_face_up", "player": "p1", "card": "c1"}),
+    ("ana grave 2", {"type": "move", "player": "p1", "card": "c2", "to": "graveyard"}),
+    ("ana move 2 exile", {"type": "move", "player": "p1", "card": "c2", "to": "exile"}),
+    ("ana library 2 bottom", {"type": "move", "player": "p1", "card": "c2", "to": "library", "position": "bottom"}),
+    ("ana reveal top 2", {"type": "reveal", "player": "p1", "count": 2}),
+    ("ana reveal 1 2 continuous", {"type": "reveal", "player": "p1", "cards": ["c1", "c2"], "continuous": True}),
+    ("ben look 1", {"type": "look", "player": "p2", "cards": ["c1"]}),
+    ("ben unreveal 1", {"type": "end_reveal", "player": "p2", "cards": ["c1"]}),
+    ("ben unlook 1", {"type": "end_look", "player": "p2", "cards": ["c1"]}),
+    ("cara leave", {"type": "leave_game", "player": "p3"}),
+    ("cara leave returned 2", {"type": "leave_game", "player": "p3", "returned": ["c2"]}),
+    ("undo", "undo"),
+    ("zed draw 2", "cmd.no_player"),
+    ("ana dance", "cmd.no_verb"),
+    ("ana cast 7", "cmd.unknown_card"),
+    ("ana name 1", "cmd.no_name"),
+    ("ana move 1 moon", "cmd.no_zone"),
+]
+
+
+def test_the_command_grammar(browser, base_url):
+    guarded = Guarded(browser, base_url)
+    pg = guarded.new_page()
+    try:
+        pg.goto("/console")
+        got = pg.evaluate("""async (lines) => {
+            const m = await import('/static/js/commandline.js');
+            const ids = {"1": "c1", "#1": "c1", "2": "c2", "#2": "c2", "9f3": "c3"};
+            const ctx = {players: [{id: "p1", name: "Ana"}, {id: "p2", name: "Ben"}, {id: "p3", name: "Cara"}],
+                         seat: null, card: (w) => ids[w] || null};
+            return lines.map((line) => {
+                try {
+                    const r = m.parse(line, ctx);
+                    return r.undo ? "undo" : r.action;
+                } catch (e) { return e.message; }
+            });
+        }""", [line for line, _ in GRAMMAR])
+        assert dict(zip([line for line, _ in GRAMMAR], got, strict=True)) == dict(GRAMMAR)
+        # on a player's own seat the name may be left out
+        mine = pg.evaluate("""async () => (await import('/static/js/commandline.js')).parse('draw 3',
+            {players: [{id: "p1", name: "Ana"}], seat: "p1", card: () => null}).action""")
+        assert mine == {"type": "draw", "player": "p1", "count": 3}
+    finally:
+        guarded.context.close()
+    guarded.check()
