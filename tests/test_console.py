@@ -202,6 +202,11 @@ def test_a_short_game_through_the_page(browser, base_url):
                      if c["zone"] == "hand" and c["owner"] == "p3"][0]
         expect(seat.locator(f'[data-card="{cara_card}"] .card-name')).to_have_class(re.compile("muted"))
         assert "Llanowar" not in seat.locator("#zones").inner_text()  # Cara's card stays hidden
+        seat.locator(f'[data-card="{cara_card}"]').click()  # someone else's card: facts, no action
+        expect(seat.locator("#card-panel")).to_be_visible()
+        expect(seat.locator("#card-actions button")).to_have_count(0)
+        seat.locator(f'[data-card="{ben_guide}"]').click()
+        expect(seat.locator('#card-actions [data-action="cast"]')).to_be_visible()
         expect(seat.locator("#undo-button")).to_be_hidden()
         expect(seat.locator("#links-panel")).to_be_hidden()
         # his own actions only: Ana's draw is refused with the rule, from his seat
@@ -293,6 +298,19 @@ def test_the_keyboard_alone(browser, base_url):
         pg.keyboard.press("Control+a")
         pg.keyboard.press("Delete")
 
+        # questions answered on the spot: 705.11 and 705.10
+        pg.keyboard.type("ana could Lightning Bolt")
+        pg.keyboard.press("Escape")
+        pg.keyboard.press("Enter")
+        sync_api.expect(pg.locator("#command-status")).to_contain_text("705.11")
+        sync_api.expect(pg.locator("#command-status")).to_contain_text("#1")  # the Shock, not the Lions
+        sync_api.expect(pg.locator("#command-status")).not_to_contain_text("#2")
+        box.fill("same 1 2")
+        box.press("Escape")
+        box.press("Enter")
+        sync_api.expect(pg.locator("#command-status")).to_contain_text("don't share a name (705.10)")
+        box.fill("")
+
         card = pg.locator(".zone-hand .game-card").first
         card.focus()
         sync_api.expect(pg.locator("#preview")).to_be_visible()  # the text card, on focus
@@ -360,6 +378,9 @@ GRAMMAR = [  # the page's command line -> the API action it sends (cards #1 -> c
     ("cara leave", {"type": "leave_game", "player": "p3"}),
     ("cara leave returned 2", {"type": "leave_game", "player": "p3", "returned": ["c2"]}),
     ("undo", "undo"),
+    ("ana could Shock", {"kind": "could", "player": "p1", "name": "Shock"}),
+    ("same 1 #2", {"kind": "same", "cards": ["c1", "c2"]}),
+    ("same 1", "cmd.two_cards"),
     ("zed draw 2", "cmd.no_player"),
     ("ana dance", "cmd.no_verb"),
     ("ana cast 7", "cmd.unknown_card"),
@@ -381,7 +402,7 @@ def test_the_command_grammar(browser, base_url):
             return lines.map((line) => {
                 try {
                     const r = m.parse(line, ctx);
-                    return r.undo ? "undo" : r.action;
+                    return r.undo ? "undo" : r.query || r.action;
                 } catch (e) { return e.message; }
             });
         }""", [line for line, _ in GRAMMAR])

@@ -91,6 +91,12 @@ def console_strings(_plural) -> dict[str, str]:
         "cmd.no_name": _("which name? e.g. ben name 3 Shock"),
         "cmd.no_zone": _("which zone? hand, battlefield, graveyard, exile, stack, library or command"),
         "cmd.no_count": _("how many? e.g. ana reveal top 2"),
+        "cmd.two_cards": _("name at least two cards, e.g. same 3 4"),
+        "ask.could_yes": _("These unnamed cards of {who}'s hand could be named {name} (705.11): {cards}."),
+        "ask.could_no": _("No unnamed card of {who}'s hand could be named {name} (705.11)."),
+        "ask.could_taken": _("{name} is already taken (704.2): no card of {who}'s hand can be named so."),
+        "ask.same_yes": _("{cards} share a name (705.10)."),
+        "ask.same_no": _("{cards} don't share a name (705.10); an unnamed card shares no name."),
         # the card menu
         "panel.title": _("Card {card}"),
         "panel.zone": _("Zone: {zone}"),

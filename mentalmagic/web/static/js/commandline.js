@@ -19,14 +19,14 @@ export const VERBS = {
   pentaland: "pentaland", name: "name", nomme: "name", up: "up", retourne: "up", move: "move", deplace: "move",
   "déplace": "move", discard: "graveyard", defausse: "graveyard", "défausse": "graveyard",
   reveal: "reveal", "révèle": "reveal", revele: "reveal", look: "look", regarde: "look",
-  unreveal: "end_reveal", unlook: "end_look", leave: "leave", quitte: "leave",
+  unreveal: "end_reveal", unlook: "end_look", leave: "leave", quitte: "leave", could: "could", pourrait: "could",
   ...Object.fromEntries(VIAS.filter((v) => v !== "effect").map((v) => [v, "facedown"])),
   facedown: "facedown",
   ...Object.fromEntries(Object.keys(ZONE_WORDS).filter((w) => !["hand", "main"].includes(w)).map((w) => [w, "zone"])),
   hand: "zone", main: "zone",
 };
 export const MAIN_VERBS = ["draw", "cast", "play", "morph", "pentaland", "name", "up", "move", "grave", "exile",
-  "hand", "library", "reveal", "look", "unreveal", "unlook", "leave", "undo"];
+  "hand", "library", "reveal", "look", "unreveal", "unlook", "leave", "could", "undo", "same"];
 
 export class CommandError extends Error {}
 
@@ -38,6 +38,12 @@ export function parse(line, ctx) {
   const words = line.trim().split(/\s+/).filter(Boolean);
   if (!words.length) throw new CommandError("cmd.empty");
   if (["undo", "annule", "annuler"].includes(words[0].toLowerCase())) return { undo: true };
+  if (["same", "meme", "même"].includes(words[0].toLowerCase())) {
+    const ids = words.slice(1).map((w) => ctx.card(w));
+    if (ids.length < 2) throw new CommandError("cmd.two_cards");
+    if (ids.some((id) => !id)) throw new CommandError("cmd.unknown_card");
+    return { query: { kind: "same", cards: ids } };
+  }
   let player = findPlayer(words[0], ctx.players);
   if (player) words.shift();
   else if (ctx.seat) player = ctx.seat;
@@ -126,6 +132,10 @@ export function parse(line, ctx) {
     case "end_reveal":
     case "end_look":
       return { action: { type: verb, player: pid, cards: cards() } };
+    case "could": {
+      if (!words.length) throw new CommandError("cmd.no_name");
+      return { query: { kind: "could", player: pid, name: words.join(" ") } };
+    }
     case "leave": {
       if ((words[0] || "").toLowerCase() === "returned") words.shift();
       const returned = words.length ? cards() : [];
@@ -164,13 +174,14 @@ export async function complete(line, ctx) {
   if (!words.length) {
     for (const p of ctx.players) add(p.name.split(/\s+/)[0].toLowerCase(), p.name);
     add("undo");
+    add("same");
     if (ctx.seat) for (const v of MAIN_VERBS) add(v);
     return out.slice(0, 20);
   }
   if (findPlayer(words[0], ctx.players)) i = 1;
   const verbWord = (words[i] || "").toLowerCase();
   if (words.length === i) {
-    for (const v of MAIN_VERBS.filter((x) => x !== "undo")) add(v);
+    for (const v of MAIN_VERBS.filter((x) => x !== "undo" && x !== "same")) add(v);
     return out;
   }
   const verb = VERBS[verbWord];

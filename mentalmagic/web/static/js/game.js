@@ -300,7 +300,8 @@ function renderPanel() {
   }
   const inHidden = c.zone === "hand" || c.zone === "library";
   // a name is asked for where an action here may take one: cast, play, resolve, name
-  $("name-input").closest(".field").hidden = !(c.printed && !c.named_as && (inHidden || c.zone === "stack"));
+  $("name-input").closest(".field").hidden = !(c.printed && !c.named_as && (inHidden || c.zone === "stack"))
+    || (seat() && ![c.owner, c.controller].includes(seat()));
   const acts = [];
   const act = (key, action) => acts.push([key, action]);
   const named = () => ($("name-input").value.trim() ? { name: $("name-input").value.trim() } : {});
@@ -319,6 +320,8 @@ function renderPanel() {
   if (!c.revealed && inHidden) act("reveal", () => ({ type: "reveal", cards: [c.id] }));
   if (c.revealed) act("end_reveal", () => ({ type: "end_reveal", cards: [c.id] }));
   if (c.zone === "library" && !c.revealed) act("look", () => ({ type: "look", cards: [c.id] }));
+  const mine = !seat() || [c.owner, c.controller].includes(seat());
+  if (!mine) acts.length = 0; // a player acts on their own cards only (the API would refuse the rest)
   $("card-actions").replaceChildren(...acts.map(([key, build]) => {
     const b = el("button", { type: "button", "data-action": key, text: t(`action.${key}`) });
     b.addEventListener("click", () => (build ? send({ ...build(), player: actorOf(c) }, t(`action.${key}`), cardStatus)
@@ -425,11 +428,28 @@ async function undo() {
   }
 }
 
+/** Questions answered without naming: 705.11 (could a card of this hand be X?) and 705.10. */
+async function ask(q, line) {
+  try {
+    if (q.kind === "could") {
+      const { body } = await api("GET", `/could-be?${new URLSearchParams({ player: q.player, name: q.name })}`);
+      const vars = { who: playerName(q.player), name: body.name, cards: body.cards.map(ref).join(" ") };
+      cmdStatus.show(t(body.taken ? "ask.could_taken" : body.cards.length ? "ask.could_yes" : "ask.could_no", vars));
+    } else {
+      const { body } = await api("GET", `/same-name?${new URLSearchParams({ cards: q.cards.join(",") })}`);
+      cmdStatus.show(t(body.same_name ? "ask.same_yes" : "ask.same_no", { cards: q.cards.map(ref).join(" ") }));
+    }
+  } catch (e) {
+    refused(cmdStatus, line, e);
+  }
+}
+
 const ctx = () => ({
   players: S.game ? S.game.players : [],
   seat: seat(),
   card: findCard,
-  cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`) })) : [],
+  cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id))
+    .sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`) })) : [],
   names: async (cardId, typed) => matchCandidates((await candidates(cardId)) || [], typed).map((k) => ({
     name: k.name, label: k.taken ? `${k.name} — ${t("game.taken_by", { name: playerName(k.takenBy) })}` : k.name })),
 });
@@ -445,6 +465,10 @@ async function runCommand() {
     if (!(e instanceof CommandError)) throw e;
     cmdStatus.show(el("span", {}, el("strong", { text: `${t("tried")} ` }), el("code", { text: line }), " — ", t(e.message)), "error");
     input.setAttribute("aria-invalid", "true");
+    return;
+  }
+  if (parsed.query) {
+    await ask(parsed.query, line);
     return;
   }
   if (parsed.undo) {
