@@ -311,6 +311,19 @@ def test_the_keyboard_alone(browser, base_url):
         sync_api.expect(pg.locator("#command-status")).to_contain_text("don't share a name (705.10)")
         box.fill("")
 
+        # a look at the library's top card (702.2c): marked on the card until it ends
+        box.fill("ben look top 1")
+        box.press("Escape")
+        box.press("Enter")
+        looked = pg.locator(".zone-library .game-card")
+        sync_api.expect(looked).to_have_count(1)
+        sync_api.expect(looked).to_contain_text("looked at by Ben")
+        box.fill("ben unlook 3")
+        box.press("Escape")
+        box.press("Enter")
+        sync_api.expect(pg.locator(".zone-library .game-card")).to_have_count(0)
+        box.fill("")
+
         card = pg.locator(".zone-hand .game-card").first
         card.focus()
         sync_api.expect(pg.locator("#preview")).to_be_visible()  # the text card, on focus

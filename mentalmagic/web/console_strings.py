@@ -42,6 +42,7 @@ def console_strings(_plural) -> dict[str, str]:
         "game.pentaland": _("Pentaland"),
         "game.face_down": _("face down"),
         "game.revealed": _("revealed"),
+        "game.looked": _("looked at by {names}"),
         "game.hidden": _("hidden card"),
         "game.owner_controller": _("owner {owner}, controller {controller}"),
         "game.empty": _("No card."),
@@ -119,6 +120,7 @@ def console_strings(_plural) -> dict[str, str]:
         "action.reveal": _("Reveal"),
         "action.end_reveal": _("End the reveal"),
         "action.look": _("Look at it"),
+        "action.end_look": _("End the look"),
         "faceup.allowed": _("The names it may take now (705.4):"),
         "faceup.exception": _("705.4a applies: every name it could take is taken, so it may take a name already "
                               "taken by an opponent."),

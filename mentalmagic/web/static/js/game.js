@@ -26,7 +26,7 @@ const gameStatus = new Status($("game-status"));
 const cmdStatus = new Status($("command-status"));
 const cardStatus = new Status($("card-status"));
 
-const S = { game: null, etag: null, events: [], names: [], handle: new Map(), byHandle: new Map(), selected: null,
+const S = { game: null, etag: null, events: [], names: [], handle: new Map(), byHandle: new Map(), looks: new Map(), selected: null,
   cands: null, busy: false };
 const info = new Map(); // printed name -> a promise of the card's JSON (GET /cards), for text cards
 const localPrinted = new Map(); // printed name -> the card's JSON once known, for French names
@@ -60,11 +60,19 @@ function number() {
     if (e.data.card) give(e.data.card);
     for (const id of e.data.cards || []) give(id);
   }
+  // who is looking at what (702.2c): the view has no field for it, the log has
+  S.looks = new Map();
+  for (const e of S.events) {
+    for (const id of e.data.cards || []) {
+      if (e.type === "look") S.looks.set(id, new Set([...(S.looks.get(id) || []), e.data.looker || e.player]));
+      if (e.type === "end_look") S.looks.delete(id);
+    }
+  }
   for (const c of S.game.cards) if (shown(c)) give(c.id);
 }
 
-/** The judge's view lists the whole library; the page shows (and numbers) only its revealed cards. */
-const shown = (c) => c.zone !== "library" || c.revealed || S.handle.has(c.id);
+/** The judge's view lists the whole library; the page shows (and numbers) only what is revealed or looked at. */
+const shown = (c) => c.zone !== "library" || c.revealed || S.looks.has(c.id);
 
 function findCard(word) {
   const w = word.replace(/^#/, "");
@@ -110,6 +118,10 @@ function marks(c) {
   if (c.pentaland) out.push(el("span", { class: "mark mark-pentaland", text: t("game.pentaland") }));
   else if (c.face_down) out.push(el("span", { class: "mark mark-facedown", text: t("game.face_down") }));
   if (c.revealed) out.push(el("span", { class: "mark mark-revealed", text: t("game.revealed") }));
+  const lookers = S.looks && S.looks.get(c.id);
+  if (lookers && lookers.size) {
+    out.push(el("span", { class: "mark mark-revealed", text: t("game.looked", { names: [...lookers].map(playerName).join(", ") }) }));
+  }
   return out;
 }
 
@@ -300,7 +312,7 @@ function renderPanel() {
   }
   const inHidden = c.zone === "hand" || c.zone === "library";
   // a name is asked for where an action here may take one: cast, play, resolve, name
-  $("name-input").closest(".field").hidden = !(c.printed && !c.named_as && (inHidden || c.zone === "stack"))
+  $("name-input").closest(".field").hidden = !(c.printed && !c.named_as && !(c.face_down && !inHidden))
     || (seat() && ![c.owner, c.controller].includes(seat()));
   const acts = [];
   const act = (key, action) => acts.push([key, action]);
@@ -315,11 +327,13 @@ function renderPanel() {
   if (inHidden && !c.named_as) act("name", () => ({ type: "name", card: c.id, name: $("name-input").value.trim() }));
   if (c.face_down && !c.pentaland && !inHidden) acts.push(["face_up", null]);
   for (const z of ["hand", "graveyard", "exile", "library"]) {
-    if (c.zone !== z) act(`to_${z}`, () => ({ type: "move", card: c.id, to: z }));
+    // leaving a hand face up or going to a graveyard asks for the name in the same step (705.2, 705.3)
+    if (c.zone !== z) act(`to_${z}`, () => ({ type: "move", card: c.id, to: z, ...named() }));
   }
   if (!c.revealed && inHidden) act("reveal", () => ({ type: "reveal", cards: [c.id] }));
   if (c.revealed) act("end_reveal", () => ({ type: "end_reveal", cards: [c.id] }));
   if (c.zone === "library" && !c.revealed) act("look", () => ({ type: "look", cards: [c.id] }));
+  if (S.looks && S.looks.has(c.id)) act("end_look", () => ({ type: "end_look", cards: [c.id] }));
   const mine = !seat() || [c.owner, c.controller].includes(seat());
   if (!mine) acts.length = 0; // a player acts on their own cards only (the API would refuse the rest)
   $("card-actions").replaceChildren(...acts.map(([key, build]) => {
