@@ -208,6 +208,10 @@ def test_a_short_game_through_the_page(browser, base_url):
         seat.locator(f'[data-card="{ben_guide}"]').click()
         expect(seat.locator('#card-actions [data-action="cast"]')).to_be_visible()
         expect(seat.locator("#undo-button")).to_be_hidden()
+        seat.locator('a.lang-link[data-lang="en"]').click()  # the switch keeps the seat
+        expect(seat.locator("html")).to_have_attribute("lang", "en")
+        expect(seat.locator("#seat")).to_contain_text("from Ben's seat")
+        expect(seat.locator(f'[data-card="{ben_guide}"] .card-name')).to_have_text("Goblin Guide")
         expect(seat.locator("#links-panel")).to_be_hidden()
         # his own actions only: Ana's draw is refused with the rule, from his seat
         command(seat, "ana draw 1")

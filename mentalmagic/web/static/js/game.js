@@ -18,6 +18,15 @@ const ZONES = ["hand", "battlefield", "stack", "graveyard", "exile", "command", 
 const POLL_MS = 1000;
 const fold = (s) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 
+// The language switch goes through the server, which never sees a fragment: a seat's token is
+// carried over in this tab's sessionStorage and put back into the address.
+const CARRY = "mentalmagic.fragment";
+const carried = sessionStorage.getItem(CARRY);
+sessionStorage.removeItem(CARRY);
+if (carried && !location.hash) history.replaceState(null, "", `${location.pathname}${location.search}${carried}`);
+for (const a of document.querySelectorAll("a.lang-link")) {
+  a.addEventListener("click", () => { if (location.hash) sessionStorage.setItem(CARRY, location.hash); });
+}
 const fragment = new URLSearchParams(location.hash.slice(1));
 const saved = savedGames()[GAME] || null;
 const token = fragment.get("token") || (saved && saved.judge_token) || null;
