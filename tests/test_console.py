@@ -431,3 +431,20 @@ def test_the_command_grammar(browser, base_url):
     finally:
         guarded.context.close()
     guarded.check()
+
+
+def test_a_player_leaves_by_click_and_the_judge_takes_it_back(browser, base_url):
+    guarded = Guarded(browser, base_url)
+    pg = guarded.new_page()
+    try:
+        game = judge_page(pg, base_url, ["Shock", "Savannah Lions"])
+        pg.get_by_role("button", name="Ben leaves the game (D9)").click()
+        sync_api.expect(pg.locator("#players li").nth(1)).to_contain_text("left the game")
+        sync_api.expect(pg.locator("#log li").first).to_contain_text("Ben leaves the game")
+        assert api(base_url, "GET", f"/games/{game['id']}", game["judge_token"])["players"][1]["status"] == "left"
+        pg.locator("#undo-button").click()
+        sync_api.expect(pg.locator("#command-status")).to_contain_text("Undone: event 1, Ben leaves the game")
+        sync_api.expect(pg.locator("#players li").nth(1)).to_contain_text("in the game")
+    finally:
+        guarded.context.close()
+    guarded.check()

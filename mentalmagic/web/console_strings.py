@@ -51,6 +51,8 @@ def console_strings(_plural) -> dict[str, str]:
         **_plural("game.controls", "controls {n}", "controls {n}"),
         **_plural("game.owns", "owns {n}", "owns {n}"),
         "game.you": _("you"),
+        "game.leave": _("Leaves"),
+        "game.leave_for": _("{name} leaves the game (D9)"),
         **_plural("game.library", "Library: {n} card", "Library: {n} cards"),
         "game.of_player": _("{zone} of {name}"),
         "game.no_names": _("No name taken yet."),

@@ -173,7 +173,8 @@ function render() {
       el("span", { class: "mark", text: pstatus(p.status) }),
       el("span", { text: ` ${t("game.hand_size", { n: mine("hand") })} · ${t("game.controls", { n: controls })}`
         + ` · ${t("game.owns", { n: g.cards.filter((c) => c.owner === p.id && c.zone !== "removed").length })}` }),
-      p.id === g.you ? el("span", { class: "mark mark-you", text: t("game.you") }) : null);
+      p.id === g.you ? el("span", { class: "mark mark-you", text: t("game.you") }) : null,
+      leaveButton(p));
   }));
   $("library-line").textContent = t("game.library", { n: g.library_size });
   // zones
@@ -205,6 +206,15 @@ function render() {
     if (cardById(S.selected)) renderPanel();
     else closePanel();
   }
+}
+
+/** D9: a player leaves; what they control only through an effect goes back by the command line's "returned". */
+function leaveButton(p) {
+  if (p.status !== "in_game" || !(isJudge() || seat() === p.id)) return null;
+  const b = el("button", { type: "button", class: "small leave", text: t("game.leave"),
+    "aria-label": t("game.leave_for", { name: p.name }) });
+  b.addEventListener("click", () => send({ type: "leave_game", player: p.id }, t("game.leave_for", { name: p.name }), cmdStatus));
+  return b;
 }
 
 function describe(e) {
