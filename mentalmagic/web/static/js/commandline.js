@@ -161,7 +161,7 @@ export function findPlayer(word, players) {
 
 /**
  * What may come next: [{line, label}] completions of the whole line. ``ctx`` as for parse, plus
- * cards: [{ref, label}] and names(cardId, prefix) -> Promise<[name]> for what follows "as" or "name".
+ * cards: [{ref, label, zone?}] and names(cardId, prefix) -> Promise<[name]> for what follows "as" or "name".
  */
 export async function complete(line, ctx) {
   const words = line.split(/\s+/);
@@ -201,7 +201,9 @@ export async function complete(line, ctx) {
     return out.slice(0, 20);
   }
   if (wantsCard) {
-    for (const c of ctx.cards) add(c.ref, `${c.ref} ${c.label}`);
+    // what is cast or played comes from a hand (cards without a zone are offered everywhere)
+    const fromHand = ["cast", "play", "facedown", "pentaland"].includes(verb);
+    for (const c of ctx.cards) if (!fromHand || !c.zone || c.zone === "hand") add(c.ref, `${c.ref} ${c.label}`);
     return out.slice(0, 20);
   }
   if (verb === "move" && rest.length === 1) for (const z of ["hand", "battlefield", "graveyard", "exile", "stack", "library", "command"]) add(z);
