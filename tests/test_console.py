@@ -315,6 +315,13 @@ def test_the_keyboard_alone(browser, base_url):
         sync_api.expect(pg.locator("#command-status")).to_contain_text("don't share a name (705.10)")
         box.fill("")
 
+        # players can't search (701.1a): refused, the rule shown
+        box.fill("ana search")
+        box.press("Escape")
+        box.press("Enter")
+        sync_api.expect(pg.locator("#command-status")).to_contain_text("701.1a")
+        sync_api.expect(pg.locator("#command-status")).to_contain_text("Refused; nothing changed.")
+
         # a look at the library's top card (702.2c): marked on the card until it ends
         box.fill("ben look top 1")
         box.press("Escape")
@@ -394,6 +401,10 @@ GRAMMAR = [  # the page's command line -> the API action it sends (cards #1 -> c
     ("ben unlook 1", {"type": "end_look", "player": "p2", "cards": ["c1"]}),
     ("cara leave", {"type": "leave_game", "player": "p3"}),
     ("cara leave returned 2", {"type": "leave_game", "player": "p3", "returned": ["c2"]}),
+    ("ana shuffle", {"type": "shuffle", "player": "p1"}),
+    ("ana cut 12", {"type": "shuffle", "player": "p1", "at": 12}),
+    ("ana search", {"type": "search", "player": "p1"}),
+    ("ben choose 1 Shock", {"type": "name", "player": "p2", "card": "c1", "name": "Shock", "choice": True}),
     ("undo", "undo"),
     ("ana could Shock", {"kind": "could", "player": "p1", "name": "Shock"}),
     ("same 1 #2", {"kind": "same", "cards": ["c1", "c2"]}),

@@ -81,6 +81,7 @@ def console_strings(_plural) -> dict[str, str]:
         "log.end_reveal": _("{who} ends the reveal of {cards}"),
         "log.end_look": _("{who} ends the look at {cards}"),
         "log.leave": _("{who} leaves the game"),
+        "log.shuffle": _("{who} shuffles: the library is cut"),
         # acting
         "tried": _("Tried:"),
         "refused": _("Refused; nothing changed."),

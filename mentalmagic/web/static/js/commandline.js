@@ -20,13 +20,15 @@ export const VERBS = {
   "déplace": "move", discard: "graveyard", defausse: "graveyard", "défausse": "graveyard",
   reveal: "reveal", "révèle": "reveal", revele: "reveal", look: "look", regarde: "look",
   unreveal: "end_reveal", unlook: "end_look", leave: "leave", quitte: "leave", could: "could", pourrait: "could",
+  shuffle: "shuffle", cut: "shuffle", "mélange": "shuffle", melange: "shuffle", coupe: "shuffle",
+  choose: "choose", choisit: "choose", search: "search", cherche: "search",
   ...Object.fromEntries(VIAS.filter((v) => v !== "effect").map((v) => [v, "facedown"])),
   facedown: "facedown",
   ...Object.fromEntries(Object.keys(ZONE_WORDS).filter((w) => !["hand", "main"].includes(w)).map((w) => [w, "zone"])),
   hand: "zone", main: "zone",
 };
 export const MAIN_VERBS = ["draw", "cast", "play", "morph", "pentaland", "name", "up", "move", "grave", "exile",
-  "hand", "library", "reveal", "look", "unreveal", "unlook", "leave", "could", "undo", "same"];
+  "hand", "library", "reveal", "look", "unreveal", "unlook", "leave", "could", "shuffle", "choose", "undo", "same"];
 
 export class CommandError extends Error {}
 
@@ -132,6 +134,18 @@ export function parse(line, ctx) {
     case "end_reveal":
     case "end_look":
       return { action: { type: verb, player: pid, cards: cards() } };
+    case "shuffle": {
+      // 701.1b: a shuffle is a cut; a number is the cut seen at the table (judge)
+      if (words.length && !/^\d+$/.test(words[words.length - 1])) throw new CommandError("cmd.no_count");
+      return { action: { type: "shuffle", player: pid, ...(words.length ? { at: Number(words[words.length - 1]) } : {}) } };
+    }
+    case "search":
+      return { action: { type: "search", player: pid } }; // refused with 701.1a: the page shows why
+    case "choose": {
+      const id = card();
+      if (!words.length) throw new CommandError("cmd.no_name");
+      return { action: { type: "name", player: pid, card: id, name: words.join(" "), choice: true } };
+    }
     case "could": {
       if (!words.length) throw new CommandError("cmd.no_name");
       return { query: { kind: "could", player: pid, name: words.join(" ") } };
@@ -189,10 +203,10 @@ export async function complete(line, ctx) {
   const wantsCard = verb && verb !== "draw" && !(verb === "reveal" || verb === "look") ? rest.length === 0
     : (verb === "reveal" || verb === "look" || verb === "end_reveal" || verb === "end_look" || verb === "leave");
   const asAt = rest.findIndex((w) => ["as", "comme"].includes(w.toLowerCase()));
-  const naming = (verb === "name" && rest.length >= 1) || (asAt >= 0) || (verb === "up" && rest.length >= 1);
+  const naming = ((verb === "name" || verb === "choose") && rest.length >= 1) || (asAt >= 0) || (verb === "up" && rest.length >= 1);
   if (naming && ctx.names) {
     const cardId = ctx.card(rest[0]);
-    const start = verb === "name" || verb === "up" ? 1 : asAt + 1;
+    const start = verb === "name" || verb === "choose" || verb === "up" ? 1 : asAt + 1;
     const typed = [...rest.slice(start), last].join(" ");
     const base = `${words.slice(0, i + 1 + start).join(" ")} `;
     if (cardId && typed.length >= 1) {

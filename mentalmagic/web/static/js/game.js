@@ -237,6 +237,8 @@ function describe(e) {
       return t(`log.${e.type}`, { who, cards: (d.cards || []).map(ref).join(" ") });
     case "leave_game":
       return t("log.leave", { who });
+    case "shuffle":
+      return t("log.shuffle", { who });
     default:
       return `${who}: ${e.type}`;
   }
