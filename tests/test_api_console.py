@@ -99,3 +99,46 @@ def test_each_seat_has_its_own_tag(client):
     assert ana_view.status_code == 200  # the judge's document is not Ana's
     assert client.get(url, headers={**ana, "If-None-Match": ana_view.headers["ETag"]}).status_code == 304
     assert client.get(url, headers={"If-None-Match": judge_tag}).status_code == 401  # no token, no tag
+
+
+def test_a_line_of_the_grammar_is_an_action_or_undo(client):
+    game = new_game(client, library=["Shock", "Savannah Lions", "Grizzly Bears"])
+    url, judge = f"{API}/games/{game['id']}", auth(game["judge_token"])
+    view = client.get(url, headers=judge).get_json()
+    assert [c["handle"] for c in view["cards"] if c["printed"] == "Savannah Lions"] == [2]  # its place at the start
+    assert schemas.GameOut().validate(view) == {}
+
+    drawn = client.post(f"{url}/line", headers=judge, json={"line": "ana draw 2"})
+    assert drawn.status_code == 200 and drawn.get_json()["event"]["type"] == "draw"
+    assert schemas.LineOut().validate(drawn.get_json()) == {}
+    cast = client.post(f"{url}/line", headers=judge, json={"line": "ana cast 1 as Lightning Bolt"}).get_json()
+    assert cast["event"]["data"]["naming"]["name"] == "Lightning Bolt"
+    refused = client.post(f"{url}/line", headers=judge, json={"line": "ana name 2 Lightning Bolt"})
+    assert refused.status_code == 409 and refused.get_json()["error"]["rule"] in ("704.1", "704.2")
+    unreadable = client.post(f"{url}/line", headers=judge, json={"line": "ana dance"})
+    assert unreadable.status_code == 422 and "line" in unreadable.get_json()["error"]["fields"]
+    undone = client.post(f"{url}/line", headers=judge, json={"line": "undo"}).get_json()
+    assert undone["undone"]["seq"] == 2 and undone["seq"] == 1
+
+    # a player's line acts for that player only
+    ben = auth(game["players"][1]["token"])
+    assert client.post(f"{url}/line", headers=ben, json={"line": "ana draw 1"}).status_code == 403
+    assert client.post(f"{url}/line", headers=ben, json={"line": "undo"}).status_code == 403
+    assert client.post(f"{url}/line", headers=ben, json={"line": "ben draw 1"}).status_code == 200
+
+
+def test_the_grammar_suggests_what_comes_next(client):
+    game = new_game(client, library=["Shock", "Savannah Lions"])
+    url, judge = f"{API}/games/{game['id']}", auth(game["judge_token"])
+
+    def suggest(line: str) -> dict:
+        resp = client.get(f"{url}/suggest", headers=judge, query_string={"line": line})
+        assert resp.status_code == 200
+        assert schemas.SuggestOut().validate(resp.get_json()) == {}
+        return resp.get_json()
+
+    assert suggest("a")["words"] == ["Ana"]
+    assert "draw" in suggest("ana d")["words"]
+    assert suggest("ana cast ")["kind"] == "card"
+    assert suggest("ana cast 1 as Lightn") == {"kind": "name", "prefix": "Lightn", "words": []}
+    assert client.get(f"{url}/suggest", query_string={"line": "a"}).status_code == 401

@@ -21,6 +21,8 @@ _could_be = schemas.CouldBeQuery()
 _same_name = schemas.SameNameQuery()
 _face_up = schemas.FaceUpQuery()
 _events = schemas.EventsQuery()
+_line = schemas.LineIn()
+_line_query = schemas.LineQuery()
 
 
 def _uow():
@@ -108,6 +110,19 @@ def act(game_id: str):
     return jsonify(services.act(_uow(), game_id, caller, schemas.load_action(_json_body())))
 
 
+@bp.post("/<game_id>/line")
+def line(game_id: str):
+    """One line of the judge's grammar (the console's command line), as the caller."""
+    caller = _caller(game_id)
+    return jsonify(services.run_line(_uow(), game_id, caller, _line.load(_json_body())["line"]))
+
+
+@bp.get("/<game_id>/suggest")
+def suggest(game_id: str):
+    _caller(game_id)
+    return jsonify(services.suggest_line(_uow(), game_id, _line_query.load(request.args.to_dict())["line"]))
+
+
 @bp.post("/<game_id>/undo")
 def undo(game_id: str):
     return jsonify(services.undo(_uow(), game_id, _caller(game_id)))
@@ -162,6 +177,12 @@ register_operations("/games/{game_id}", {"get": Op(
 register_operations("/games/{game_id}/actions", {"post": Op(
     "act", GAMES, "One action; 409 with the rule when refused", "ActionOut",
     ("400", "401", "403", "404", "409", "413", "422"), body="ActionIn")})
+register_operations("/games/{game_id}/line", {"post": Op(
+    "line", GAMES, "One line of the judge's grammar (`ana draw 2`, `undo`): an action or undo; 409 with the rule",
+    "LineOut", ("400", "401", "403", "404", "409", "413", "422"), body="LineIn")})
+register_operations("/games/{game_id}/suggest", {"get": Op(
+    "suggestLine", GAMES, "What may come next at the end of a line of the grammar", "SuggestOut", (*_AUTH, "422"),
+    query="LineQuery")})
 register_operations("/games/{game_id}/undo", {"post": Op(
     "undo", GAMES, "Judge only: take back the last event", "UndoOut", (*_AUTH, "403", "409"))})
 register_operations("/games/{game_id}/players/{player_id}/token", {"post": Op(
