@@ -7,7 +7,7 @@ import { ApiError, getJSON } from "./api.js";
 import { call, savedGames } from "./call.js";
 import { cardView } from "./cardview.js";
 import { Combobox } from "./combobox.js";
-import { CommandError, complete, parse } from "./commandline.js";
+import { CommandError, completions, query, withSeat } from "./commandline.js";
 import { lang, localName, num, t } from "./i18n.js";
 import { manaCost } from "./mana.js";
 import { Status } from "./status.js";
@@ -56,18 +56,14 @@ async function cardInfo(name) {
   return info.get(name);
 }
 
-/** Number cards in the order the log first shows them (draws, reveals…), then any other by id. */
+/** Each card's number in the grammar (its place in the library at the start, from the server). */
 function number() {
   S.handle.clear();
   S.byHandle.clear();
-  const give = (id) => {
-    if (typeof id !== "string" || S.handle.has(id)) return;
-    S.handle.set(id, S.handle.size + 1);
-    S.byHandle.set(S.handle.get(id), id);
-  };
-  for (const e of S.events) {
-    if (e.data.card) give(e.data.card);
-    for (const id of e.data.cards || []) give(id);
+  for (const c of S.game.cards) {
+    if (c.handle == null) continue;
+    S.handle.set(c.id, c.handle);
+    S.byHandle.set(c.handle, c.id);
   }
   // who is looking at what (702.2c): the view has no field for it, the log has
   S.looks = new Map();
@@ -77,10 +73,9 @@ function number() {
       if (e.type === "end_look") S.looks.delete(id);
     }
   }
-  for (const c of S.game.cards) if (shown(c)) give(c.id);
 }
 
-/** The judge's view lists the whole library; the page shows (and numbers) only what is revealed or looked at. */
+/** The judge's view lists the whole library; the page shows only what is revealed or looked at. */
 const shown = (c) => c.zone !== "library" || c.revealed || S.looks.has(c.id);
 
 function findCard(word) {
@@ -483,7 +478,7 @@ const ctx = () => ({
   players: S.game ? S.game.players : [],
   seat: seat(),
   card: findCard,
-  cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id))
+  cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id) && shown(c))
     .sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`), zone: c.zone })) : [],
   names: async (cardId, typed) => matchCandidates((await candidates(cardId)) || [], typed).map((k) => ({
     name: k.name, label: k.taken ? `${k.name} — ${t("game.taken_by", { name: playerName(k.takenBy) })}` : k.name })),
@@ -493,27 +488,49 @@ async function runCommand() {
   const input = $("command-input");
   const line = input.value.trim();
   if (!line || !S.game) return;
-  let parsed;
+  let q;
   try {
-    parsed = parse(line, ctx());
+    q = query(line, ctx());
   } catch (e) {
     if (!(e instanceof CommandError)) throw e;
     cmdStatus.show(el("span", {}, el("strong", { text: `${t("tried")} ` }), el("code", { text: line }), " — ", t(e.message)), "error");
     input.setAttribute("aria-invalid", "true");
     return;
   }
-  if (parsed.query) {
-    await ask(parsed.query, line);
+  if (q) {
+    await ask(q, line);
     return;
   }
-  if (parsed.undo) {
-    await undo();
-    input.value = "";
-    return;
-  }
-  if (await send(parsed.action, line, cmdStatus)) input.value = "";
+  if (await sendLine(withSeat(line, ctx()))) input.value = "";
   else input.setAttribute("aria-invalid", "true");
 }
+
+/** A line of the grammar, read and decided by the server; a refusal shows its rule next to the line. */
+async function sendLine(line) {
+  cmdStatus.show(t("game.sending"), "busy");
+  try {
+    const { body } = await api("POST", "/line", { line });
+    await poll(true);
+    cmdStatus.show(body.undone ? t("undone", { what: describe(body.undone), seq: body.undone.seq })
+      : t("done", { what: describe(body.event) }));
+    return true;
+  } catch (e) {
+    refused(cmdStatus, line, e);
+    return false;
+  }
+}
+
+/** The line as the grammar reads it (a seat's player put first), and how many letters were added. */
+function withSeatForSuggest(text) {
+  const first = text.trim().split(/\s+/)[0] || "";
+  const c = ctx();
+  if (!c.seat || !text.trim() || findPlayerIn(first)) return { text, added: 0 };
+  const prefix = `${c.seat} `;
+  return { text: prefix + text.replace(/^\s+/, ""), added: prefix.length };
+}
+
+const findPlayerIn = (word) => S.game && S.game.players.some((p) => p.id === word.toLowerCase()
+  || p.name.toLowerCase().startsWith(word.toLowerCase()));
 
 const cmdInput = $("command-input");
 cmdInput.addEventListener("keydown", (ev) => {
@@ -524,9 +541,13 @@ cmdInput.addEventListener("keydown", (ev) => {
   }
 });
 const cmdBox = new Combobox(cmdInput, $("command-listbox"), {
-  fetch: async () => complete(cmdInput.value, ctx()), // untrimmed: "ana cast " asks for a card
+  fetch: async () => { // untrimmed: after "ana cast " comes a card
+    const line = withSeatForSuggest(cmdInput.value);
+    const { body } = await api("GET", `/suggest?${new URLSearchParams({ line: line.text })}`);
+    return (await completions(line.text, body, ctx())).map((c) => ({ ...c, line: c.line.slice(line.added) }));
+  },
   render: (item) => [el("span", { class: "opt-name", text: item.label })],
-  onChoose: (item) => { cmdInput.value = `${item.line} `; cmdInput.focus(); },
+  onChoose: (item) => { cmdInput.value = item.line; cmdInput.focus(); },
   onEnter: runCommand,
   onError: (e) => cmdStatus.error(e),
   live: $("command-live"),
