@@ -52,7 +52,7 @@ const CAST = new Set(["cast", "play", "pentaland"]);
 
 /**
  * Completions [{line, label}] of ``line`` from the grammar's suggestion ``s`` ({kind, prefix, words}):
- * its words, or the page's cards (``ctx.cards``: [{ref, label, zone}]) or a card's candidate names
+ * its words, or the page's cards (``ctx.cards``: [{ref, label, zone, owner}]) or a card's candidate names
  * (``ctx.names(cardId, typed)`` -> Promise<[{name, label}]>).
  */
 export async function completions(line, s, ctx) {
@@ -60,8 +60,11 @@ export async function completions(line, s, ctx) {
   const low = fold(s.prefix);
   const words = line.trim().split(/\s+/);
   if (s.kind === "card") {
+    // what is cast or played comes from that player's hand
     const fromHand = CAST.has((words[1] || "").toLowerCase());
-    return ctx.cards.filter((c) => (!fromHand || c.zone === "hand") && fold(c.ref).startsWith(low.replace(/^#?/, "#")))
+    const pid = findPlayer(words[0] || "", ctx.players);
+    return ctx.cards.filter((c) => (!fromHand || (c.zone === "hand" && (!pid || !c.owner || c.owner === pid)))
+      && fold(c.ref).startsWith(low.replace(/^#?/, "#")))
       .slice(0, 20).map((c) => ({ line: `${head}${c.ref} `, label: `${c.ref} ${c.label}` }));
   }
   if (s.kind === "name") {

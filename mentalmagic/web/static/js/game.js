@@ -479,7 +479,7 @@ const ctx = () => ({
   seat: seat(),
   card: findCard,
   cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id) && shown(c))
-    .sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`), zone: c.zone })) : [],
+    .sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`), zone: c.zone, owner: c.owner })) : [],
   names: async (cardId, typed) => matchCandidates((await candidates(cardId)) || [], typed).map((k) => ({
     name: k.name, label: k.taken ? `${k.name} — ${t("game.taken_by", { name: playerName(k.takenBy) })}` : k.name })),
 });
