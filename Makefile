@@ -15,7 +15,7 @@ MO      := $(PO:.po=.mo)
 BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 --no-wrap --project=mentalmagic \
                  -o mentalmagic/web/translations/messages.pot .
 
-.PHONY: setup npm browser wrk serve dev test test-core lint bench capacity shards clean messages
+.PHONY: setup npm browser wrk serve dev test test-core lint bench capacity shards clean messages screenshots
 
 setup: $(STAMP) $(NPM_STAMP) $(MO)
 
@@ -90,6 +90,10 @@ capacity: setup wrk
 shards: setup
 	@command -v nginx >/dev/null 2>&1 || { echo "install Debian's nginx (sudo apt-get install nginx-light)" >&2; exit 1; }
 	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 $(BIN)/python bench/shards.py --cards $(SNAPSHOT)
+
+# The console's main screens, desktop and phone, for the README (docs/screenshots/*.png).
+screenshots: setup browser
+	$(BIN)/python scripts/screenshots.py
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache node_modules $(MO)

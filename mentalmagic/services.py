@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from . import views
+from . import grammar, views
 from .actions import decide
 from .commands import Command, Shuffle
 from .errors import Forbidden, GameArchived, InvalidInput, UnknownPlayer
@@ -178,6 +179,32 @@ def game(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
 def list_games(uow: UnitOfWork) -> list[dict]:
     """Every game of the database, newest first (the judge's list on the laptop that holds the file)."""
     return uow.games.summaries()
+
+
+def game_versioned(uow: UnitOfWork, game_id: str, caller: Caller,
+                   unchanged: Callable[[int], bool]) -> tuple[int, dict | None]:
+    """The game's version and view, or (version, None) when ``unchanged(version)`` (a conditional GET)."""
+    g = uow.games.load(game_id)
+    if unchanged(g.version):
+        return g.version, None
+    view = views.game_view(g, caller, uow.finder.pool)
+    handles = grammar.handle_of(g.setup)  # the numbers the grammar reads (`ben cast 3`), fixed for the game
+    view["cards"] = [{**c, "handle": int(handles[c["id"]])} for c in view["cards"]]
+    return g.version, view
+
+
+def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str) -> dict:
+    """One line of the judge's grammar (grammar.py), decided like any action; ``undo`` is the judge's."""
+    parsed = grammar.parse(line, grammar.Table.of(uow.games.load(game_id).setup))
+    if isinstance(parsed, grammar.Undo):
+        return undo(uow, game_id, caller)
+    return act(uow, game_id, caller, parsed)
+
+
+def suggest_line(uow: UnitOfWork, game_id: str, line: str) -> dict:
+    """What may come next at the end of ``line`` (grammar.suggest): the page's completion."""
+    s = grammar.suggest(line, grammar.Table.of(uow.games.load(game_id).setup))
+    return {"kind": s.kind, "prefix": s.prefix, "words": list(s.words)}
 
 
 def events(uow: UnitOfWork, game_id: str, caller: Caller, since: int | None = None,

@@ -52,7 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     settings: Settings = app.config.get("SETTINGS") or from_env()
     app.config["SETTINGS"] = settings
 
-    from . import accesslog, api, decks, errors, games, headers, i18n, limits, openapi, pages
+    from . import accesslog, api, console, decks, errors, games, headers, i18n, limits, openapi, pages
 
     # a bad setting is refused before the (longer) self-check and pool load
     log = accesslog.open_log(settings.access_log)
@@ -72,6 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(decks.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(console.bp)
     limits.install(app, settings)  # after the routes: it finds the creating ones by their rule
 
     if log:

@@ -11,6 +11,7 @@ from flask import Blueprint, current_app, jsonify, request
 from .. import services
 from ..permissions import Caller
 from . import schemas
+from .decks import deck_library
 from .errors import envelope
 from .openapi import Op, register_operations
 
@@ -20,6 +21,8 @@ _could_be = schemas.CouldBeQuery()
 _same_name = schemas.SameNameQuery()
 _face_up = schemas.FaceUpQuery()
 _events = schemas.EventsQuery()
+_line = schemas.LineIn()
+_line_query = schemas.LineQuery()
 
 
 def _uow():
@@ -55,7 +58,8 @@ def bad_json(_e):
 @bp.post("")
 def create_game():
     data = _create.load(_json_body())
-    created = services.create_game(_uow(), data["format"], data["options"], data["players"], data["library"],
+    library = data["library"] if "library" in data else deck_library(data["deck"])  # API.md: "deck": id
+    created = services.create_game(_uow(), data["format"], data["options"], data["players"], library,
                                    shuffle=data["shuffle"])
     _archive_now_and_then()
     return jsonify(created), 201
@@ -82,13 +86,41 @@ def _archive_now_and_then() -> None:
 
 @bp.get("/<game_id>")
 def get_game(game_id: str):
-    return jsonify(services.game(_uow(), game_id, _caller(game_id)))
+    """The game as the caller sees it, with an ETag that changes with every event (and undo): a poll
+    with If-None-Match gets 304 while nothing happened (API.md)."""
+    caller = _caller(game_id)
+    version, view = services.game_versioned(_uow(), game_id, caller, lambda v: _etag(game_id, v, caller)
+                                            in request.if_none_match)
+    etag = _etag(game_id, version, caller)
+    resp = current_app.response_class(status=304) if view is None else jsonify(view)
+    resp.set_etag(etag)
+    resp.headers["Cache-Control"] = "no-cache"  # always revalidate: the answer is per token
+    resp.vary.add("Authorization")
+    return resp
+
+
+def _etag(game_id: str, version: int, caller: Caller) -> str:
+    """One game version as one caller sees it: each seat's view of it is a different document."""
+    return f"{game_id}.{version}.{'judge' if caller.is_judge else caller.player}"
 
 
 @bp.post("/<game_id>/actions")
 def act(game_id: str):
     caller = _caller(game_id)
     return jsonify(services.act(_uow(), game_id, caller, schemas.load_action(_json_body())))
+
+
+@bp.post("/<game_id>/line")
+def line(game_id: str):
+    """One line of the judge's grammar (the console's command line), as the caller."""
+    caller = _caller(game_id)
+    return jsonify(services.run_line(_uow(), game_id, caller, _line.load(_json_body())["line"]))
+
+
+@bp.get("/<game_id>/suggest")
+def suggest(game_id: str):
+    _caller(game_id)
+    return jsonify(services.suggest_line(_uow(), game_id, _line_query.load(request.args.to_dict())["line"]))
 
 
 @bp.post("/<game_id>/undo")
@@ -145,6 +177,12 @@ register_operations("/games/{game_id}", {"get": Op(
 register_operations("/games/{game_id}/actions", {"post": Op(
     "act", GAMES, "One action; 409 with the rule when refused", "ActionOut",
     ("400", "401", "403", "404", "409", "413", "422"), body="ActionIn")})
+register_operations("/games/{game_id}/line", {"post": Op(
+    "line", GAMES, "One line of the judge's grammar (`ana draw 2`, `undo`): an action or undo; 409 with the rule",
+    "LineOut", ("400", "401", "403", "404", "409", "413", "422"), body="LineIn")})
+register_operations("/games/{game_id}/suggest", {"get": Op(
+    "suggestLine", GAMES, "What may come next at the end of a line of the grammar", "SuggestOut", (*_AUTH, "422"),
+    query="LineQuery")})
 register_operations("/games/{game_id}/undo", {"post": Op(
     "undo", GAMES, "Judge only: take back the last event", "UndoOut", (*_AUTH, "403", "409"))})
 register_operations("/games/{game_id}/players/{player_id}/token", {"post": Op(

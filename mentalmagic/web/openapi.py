@@ -100,6 +100,7 @@ def build_spec() -> dict:
             component["oneOf"] = [{"required": [f]} for f in action.exactly_one]
         if getattr(action, "not_both", None):
             component["not"] = {"required": list(action.not_both)}
+    spec.components.schemas["CreateGameIn"]["oneOf"] = [{"required": [f]} for f in schemas.CreateGameIn.exactly_one]
     refs = {kind: f"#/components/schemas/{s.__name__}" for kind, s in schemas.ACTIONS.items()}
     one_action = {"oneOf": [{"$ref": r} for r in refs.values()],
                   "discriminator": {"propertyName": "type", "mapping": refs}}

@@ -203,12 +203,20 @@ class OptionsIn(Strict):
 class CreateGameIn(Strict):
     format = fields.String(load_default="vintage", validate=validate.OneOf(FORMATS))
     players = fields.List(fields.Nested(PlayerIn), required=True, validate=validate.Length(min=2, max=16))
-    library = fields.List(fields.String(validate=validate.Length(min=1, max=300)), required=True,
+    library = fields.List(fields.String(validate=validate.Length(min=1, max=300)),
                           validate=validate.Length(min=1, max=2000),
                           metadata={"description": "printed identity of every physical card, duplicates allowed"})
+    deck = fields.String(validate=validate.Length(min=1, max=64),
+                         metadata={"description": "a saved deck's id (GET /decks), in place of library"})
     options = fields.Nested(OptionsIn, load_default=lambda: {"phyrexian_as_hybrid": False})
     shuffle = fields.Boolean(load_default=True, metadata={
         "description": "false keeps the given order as the library, top first (a judge recording a real table)"})
+    exactly_one = ("library", "deck")  # for the OpenAPI document, which can't read validates_schema
+
+    @validates_schema
+    def library_or_deck(self, data, **kwargs):
+        if ("library" in data) == ("deck" in data):
+            raise ValidationError("give exactly one of library or deck", field_name="library")
 
 
 class PlayerOut(Out):
@@ -425,6 +433,7 @@ class GameCardOut(Out):
                        " included, or named a nonland card); false otherwise: a land, a Pentaland, or an unnamed"
                        " card with no mana cost (its owner names it, 705.6)"})
     colors = fields.List(fields.String(), metadata={"description": "printed colours (705.8), if visible"})
+    handle = fields.Integer(metadata={"description": "GET /games/{id}: the card's number in the line grammar"})
 
 
 class FinishedOut(Out):
@@ -533,3 +542,28 @@ class FaceUpOut(Out):
 
 class TokenOut(Out):
     token = fields.String(required=True, metadata={"description": "the player's new token; the old one stops working"})
+
+
+# -- the judge's line grammar (grammar.py) over HTTP, for the console page -----------------------
+class LineIn(Strict):
+    line = fields.String(required=True, validate=validate.Length(min=1, max=1000), metadata={
+        "description": "one line of the grammar: `ana draw 2`, `ben cast 3 as Shock`, `undo`"})
+
+
+class LineQuery(Strict):
+    line = fields.String(load_default="", validate=validate.Length(max=1000))
+
+
+class LineOut(Out):
+    event = fields.Nested(EventOut, metadata={"description": "the action's event (as POST /actions)"})
+    cards = fields.List(fields.Nested(GameCardOut))
+    undone = fields.Nested(EventOut, metadata={"description": "for `undo`: the event taken back"})
+    seq = fields.Integer()
+
+
+class SuggestOut(Out):
+    kind = fields.String(required=True, metadata={
+        "description": "player, verb, card, zone, word, via, name, count, or '' (nothing more)"})
+    prefix = fields.String(required=True, metadata={"description": "what is typed of it so far"})
+    words = fields.List(fields.String(), required=True, metadata={
+        "description": "the choices the grammar knows; for card and name the client knows them"})

@@ -11,6 +11,8 @@ from __future__ import annotations
 from flask_babel import get_translations
 from flask_babel import gettext as _
 
+from .console_strings import console_strings
+
 
 def _plural(key: str, singular: str, plural: str) -> dict[str, str]:
     """Both forms of a plural message; extracted with ``-k _plural:2,3`` (see the Makefile)."""
@@ -126,4 +128,5 @@ def script_strings() -> dict[str, str]:
         "mm.watched": _("Watched ({rule})"),
         "mm.none": _("Not on the Mental Magic list"),
         "mm.watched_title": _("706.4a: allowed, but watched"),
+        **console_strings(_plural),
     }

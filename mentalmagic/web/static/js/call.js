@@ -1,0 +1,53 @@
+/* The JSON API with a bearer token and a body (games, decks), and the games this browser keeps. */
+import { API, ApiError } from "./api.js";
+import { t } from "./i18n.js";
+
+/** ``method`` ``path`` under /api/v1; {status, body, etag}. A 304 has no body; an error throws ApiError. */
+export async function call(method, path, { token = null, body = undefined, etag = null } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (etag) headers["If-None-Match"] = etag;
+  let resp;
+  try {
+    resp = await fetch(`${API}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError({ code: "network", message: t("error.network") }, 0);
+  }
+  if (resp.status === 304) return { status: 304, body: null, etag };
+  let data = null;
+  try {
+    data = await resp.json();
+  } catch {
+    data = null;
+  }
+  if (!resp.ok) {
+    const err = data && data.error && typeof data.error === "object" ? data.error
+      : { code: `http_${resp.status}`, message: t("error.http", { status: resp.status }) };
+    throw new ApiError(err, resp.status);
+  }
+  return { status: resp.status, body: data, etag: resp.headers.get("ETag") };
+}
+
+const KEY = "mentalmagic.games";
+
+/** The games created in this browser: {id: {judge_token, players: [{id, name, token}], format, created}}. */
+export function savedGames() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+export function saveGame(id, record) {
+  const all = savedGames();
+  all[id] = { ...(all[id] || {}), ...record };
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+export function forgetGame(id) {
+  const all = savedGames();
+  delete all[id];
+  localStorage.setItem(KEY, JSON.stringify(all));
+}

@@ -1,0 +1,170 @@
+/* The console's start page: this laptop's games, and a new game from a saved deck or a pasted list. */
+import { $, el } from "./dom.js";
+import { ApiError } from "./api.js";
+import { call, forgetGame, savedGames, saveGame } from "./call.js";
+import { t } from "./i18n.js";
+import { Status } from "./status.js";
+import { syncLanguageLinks } from "./langswitch.js";
+
+const status = new Status($("status"));
+const rows = $("player-rows");
+let checked = null; // the last dry run's answer, for the list as it was then
+
+function listGames() {
+  const games = Object.entries(savedGames()).sort((a, b) => (b[1].created || "").localeCompare(a[1].created || ""));
+  $("no-games").hidden = games.length > 0;
+  $("my-games").replaceChildren(...games.map(([id, g]) => el("li", {},
+    el("a", { href: `/games/${encodeURIComponent(id)}`, text: `${(g.players || []).map((p) => p.name).join(", ")}` }),
+    " ", el("span", { class: "muted", text: `${g.format || ""} · ${(g.created || "").slice(0, 16).replace("T", " ")}` }),
+    " ", forgetButton(id))));
+}
+
+function forgetButton(id) {
+  const b = el("button", { type: "button", class: "small", text: t("console.forget"),
+    "aria-label": t("console.forget_game", { id }) });
+  b.addEventListener("click", () => { forgetGame(id); listGames(); });
+  return b;
+}
+
+function addRow(name = "", team = "") {
+  const i = rows.children.length + 1;
+  const nameInput = el("input", { type: "text", id: `player-name-${i}`, maxlength: 60, autocomplete: "off", value: name });
+  const teamInput = el("input", { type: "text", id: `player-team-${i}`, maxlength: 60, autocomplete: "off", value: team });
+  const remove = el("button", { type: "button", class: "small", text: t("console.remove"),
+    "aria-label": t("console.remove_player", { n: i }) });
+  const li = el("li", { class: "player-row" },
+    el("div", { class: "field" }, el("label", { for: nameInput.id, text: t("console.player_name", { n: i }) }), nameInput),
+    el("div", { class: "field" }, el("label", { for: teamInput.id, text: t("console.team") }), teamInput),
+    remove);
+  remove.addEventListener("click", () => {
+    if (rows.children.length > 2) { li.remove(); $("add-player").disabled = false; }
+  });
+  rows.append(li);
+  $("add-player").disabled = rows.children.length >= 8;
+  return nameInput;
+}
+
+function players() {
+  return [...rows.querySelectorAll(".player-row")].map((li) => {
+    const [name, team] = li.querySelectorAll("input");
+    return { name: name.value.trim(), team: team.value.trim() || null };
+  }).filter((p) => p.name);
+}
+
+async function loadDecks(select = null) {
+  try {
+    const { body } = await call("GET", "/decks");
+    const decks = body.decks || [];
+    $("deck-select").replaceChildren(...decks.map((d) => el("option", { value: d.id,
+      text: t("console.deck_option", { name: d.name, n: d.size }) })));
+    if (select) $("deck-select").value = select;
+    if (!decks.length) $("deck-select").append(el("option", { value: "", text: t("console.no_deck") }));
+  } catch (e) {
+    status.error(e);
+  }
+}
+
+/** The deck's report: size, each problem with its suggestions (a click puts one in the list), the flags. */
+function report(deck) {
+  const out = [el("p", { class: "deck-size", text: t("console.deck_size", { n: deck.size }) })];
+  if (deck.problems.length) {
+    out.push(el("h3", { text: t("console.problems") }), el("ul", { class: "problems" }, ...deck.problems.map((p) => {
+      const fixes = p.suggestions.map((s) => {
+        const b = el("button", { type: "button", class: "small suggestion", text: s,
+          "aria-label": t("console.use_suggestion", { s, line: p.line }) });
+        b.addEventListener("click", () => fix(p, s));
+        return b;
+      });
+      return el("li", { class: "problem" }, el("strong", { text: t("console.line", { n: p.line }) }), " ",
+        el("code", { text: p.text }), " — ", p.message, p.rule ? ` (${t("rule", { rule: p.rule })})` : "", ".",
+        fixes.length ? el("span", { class: "suggestions" }, ` ${t("console.did_you_mean")} `, ...fixes) : null);
+    })));
+  }
+  if (deck.flags.length) {
+    out.push(el("h3", { text: t("console.flags") }), el("ul", { class: "flags" }, ...deck.flags.map((f) =>
+      el("li", {}, el("strong", { text: f.name }), " — ", f.reasons.map((r) => `${r.message} (${r.rule})`).join("; ")))));
+  }
+  $("deck-report").replaceChildren(...out);
+}
+
+/** Replace the problem line's text by the chosen suggestion, keeping its count, and check again. */
+function fix(problem, suggestion) {
+  const lines = $("deck-list").value.split("\n");
+  const i = problem.line - 1;
+  if (lines[i] !== undefined) {
+    const m = /^\s*(\d+\s*x?\s+)/i.exec(lines[i]);
+    lines[i] = `${m ? m[1] : ""}${suggestion}`;
+    $("deck-list").value = lines.join("\n");
+  }
+  checkDeck();
+}
+
+async function checkDeck(save = false) {
+  const list = $("deck-list").value;
+  if (!list.trim()) { status.show(t("console.ask_list"), "error"); $("deck-list").focus(); return null; }
+  const name = $("deck-name").value.trim() || t("console.default_deck_name");
+  status.show(t("console.checking"), "busy");
+  try {
+    const { body } = await call("POST", save ? "/decks" : "/decks?dry_run=1", { body: { name, list } });
+    checked = { list, deck: body };
+    report(body);
+    if (save) {
+      await loadDecks(body.id);
+      $("source-saved").checked = true;
+      sourceChanged();
+      status.show(t("console.saved", { name: body.name, n: body.size }));
+    } else {
+      status.show(t("console.checked", { n: body.size, problems: body.problems.length }));
+    }
+    return body;
+  } catch (e) {
+    status.error(e);
+    return null;
+  }
+}
+
+function sourceChanged() {
+  const saved = $("source-saved").checked;
+  $("saved-field").hidden = !saved;
+  $("list-field").hidden = saved;
+}
+
+async function start(ev) {
+  ev.preventDefault();
+  const ps = players();
+  if (ps.length < 2) { status.show(t("console.ask_players"), "error"); rows.querySelector("input").focus(); return; }
+  const body = { format: $("format-select").value, players: ps, shuffle: $("shuffle-check").checked,
+    options: { phyrexian_as_hybrid: $("phyrexian-check").checked } };
+  if ($("source-saved").checked) {
+    if (!$("deck-select").value) { status.show(t("console.no_deck"), "error"); return; }
+    body.deck = $("deck-select").value;
+  } else {
+    const deck = checked && checked.list === $("deck-list").value ? checked.deck : await checkDeck();
+    if (!deck) return;
+    body.library = deck.cards.flatMap((c) => Array(c.count).fill(c.name));
+    if (!body.library.length) { status.show(t("console.ask_list"), "error"); return; }
+  }
+  status.show(t("console.starting"), "busy");
+  try {
+    const { body: game } = await call("POST", "/games", { body });
+    saveGame(game.id, { judge_token: game.judge_token, players: game.players, format: game.format,
+      created: new Date().toISOString() });
+    location.assign(`/games/${encodeURIComponent(game.id)}`);
+  } catch (e) {
+    if (e instanceof ApiError) status.error(e);
+    else throw e;
+  }
+}
+
+addRow();
+addRow();
+$("add-player").addEventListener("click", () => addRow().focus());
+$("check-deck").addEventListener("click", () => checkDeck(false));
+$("save-deck").addEventListener("click", () => checkDeck(true));
+$("source-saved").addEventListener("change", sourceChanged);
+$("source-list").addEventListener("change", sourceChanged);
+$("new-game").addEventListener("submit", start);
+sourceChanged();
+listGames();
+loadDecks();
+syncLanguageLinks();

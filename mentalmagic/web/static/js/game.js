@@ -1,0 +1,579 @@
+/* The game page: every player and zone, the command line and the card menu, names, the log.
+ * It polls GET /games/{id} with If-None-Match about every second and redraws what changed.
+ * The token: the link's fragment (#token=…, a player's seat) or the judge's, kept by this browser.
+ */
+import { $, el } from "./dom.js";
+import { ApiError, getJSON } from "./api.js";
+import { call, savedGames } from "./call.js";
+import { cardView } from "./cardview.js";
+import { Combobox } from "./combobox.js";
+import { CommandError, completions, query, withSeat } from "./commandline.js";
+import { lang, localName, num, t } from "./i18n.js";
+import { manaCost } from "./mana.js";
+import { Status } from "./status.js";
+import { syncLanguageLinks } from "./langswitch.js";
+
+const GAME = document.querySelector('meta[name="game-id"]').content;
+const ZONES = ["hand", "battlefield", "stack", "graveyard", "exile", "command", "library", "removed"];
+const POLL_MS = 1000;
+const fold = (s) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+
+// The language switch goes through the server, which never sees a fragment: a seat's token is
+// carried over in this tab's sessionStorage and put back into the address.
+const CARRY = "mentalmagic.fragment";
+const carried = sessionStorage.getItem(CARRY);
+sessionStorage.removeItem(CARRY);
+if (carried && !location.hash) history.replaceState(null, "", `${location.pathname}${location.search}${carried}`);
+for (const a of document.querySelectorAll("a.lang-link")) {
+  a.addEventListener("click", () => { if (location.hash) sessionStorage.setItem(CARRY, location.hash); });
+}
+const fragment = new URLSearchParams(location.hash.slice(1));
+const saved = savedGames()[GAME] || null;
+const token = fragment.get("token") || (saved && saved.judge_token) || null;
+
+const gameStatus = new Status($("game-status"));
+const cmdStatus = new Status($("command-status"));
+const cardStatus = new Status($("card-status"));
+
+const S = { game: null, etag: null, events: [], names: [], handle: new Map(), byHandle: new Map(), looks: new Map(), selected: null,
+  cands: null, busy: false };
+const info = new Map(); // printed name -> a promise of the card's JSON (GET /cards), for text cards
+const localPrinted = new Map(); // printed name -> the card's JSON once known, for French names
+
+const isJudge = () => S.game && S.game.you === "judge";
+const seat = () => (S.game && !isJudge() ? S.game.you : null);
+const playerName = (pid) => (S.game && (S.game.players.find((p) => p.id === pid) || {}).name) || pid || "—";
+const cardById = (id) => S.game && S.game.cards.find((c) => c.id === id);
+const pstatus = (s) => (t(`pstatus.${s}`).startsWith("pstatus.") ? s : t(`pstatus.${s}`));
+const ref = (id) => (S.handle.has(id) ? `#${S.handle.get(id)}` : id);
+
+// -- the API -------------------------------------------------------------------------------------
+const api = (method, path, body) => call(method, `/games/${encodeURIComponent(GAME)}${path}`, { token, body });
+
+async function cardInfo(name) {
+  if (!name) return null;
+  if (!info.has(name)) info.set(name, getJSON(`/cards/${encodeURIComponent(name)}`).catch(() => null));
+  return info.get(name);
+}
+
+/** Each card's number in the grammar (its place in the library at the start, from the server). */
+function number() {
+  S.handle.clear();
+  S.byHandle.clear();
+  for (const c of S.game.cards) {
+    if (c.handle == null) continue;
+    S.handle.set(c.id, c.handle);
+    S.byHandle.set(c.handle, c.id);
+  }
+  // who is looking at what (702.2c): the view has no field for it, the log has
+  S.looks = new Map();
+  for (const e of S.events) {
+    for (const id of e.data.cards || []) {
+      if (e.type === "look") S.looks.set(id, new Set([...(S.looks.get(id) || []), e.data.looker || e.player]));
+      if (e.type === "end_look") S.looks.delete(id);
+    }
+  }
+}
+
+/** The judge's view lists the whole library; the page shows only what is revealed or looked at. */
+const shown = (c) => c.zone !== "library" || c.revealed || S.looks.has(c.id);
+
+function findCard(word) {
+  const w = word.replace(/^#/, "");
+  if (/^\d+$/.test(w) && S.byHandle.has(Number(w))) return S.byHandle.get(Number(w));
+  const hits = S.game.cards.filter((c) => c.id === w || (w.length >= 3 && c.id.endsWith(w)));
+  return hits.length === 1 ? hits[0].id : null;
+}
+
+async function poll(force = false) {
+  if (S.busy && !force) return;
+  S.busy = true;
+  try {
+    const got = await call("GET", `/games/${encodeURIComponent(GAME)}`, { token, etag: force ? null : S.etag });
+    if (got.status !== 304) {
+      const [events, names] = await Promise.all([api("GET", "/events"), api("GET", "/names")]);
+      S.game = got.body;
+      S.etag = got.etag;
+      S.events = events.body.events;
+      S.names = names.body.names;
+      number();
+      const printed = [...new Set(S.game.cards.map((c) => c.printed).filter(Boolean))];
+      (await Promise.all(printed.map(cardInfo))).forEach((card, i) => localPrinted.set(printed[i], card));
+      render();
+    }
+    if ($("game-status").classList.contains("is-error")) gameStatus.clear();
+  } catch (e) {
+    gameStatus.error(e);
+  } finally {
+    S.busy = false;
+  }
+}
+
+// -- drawing ---------------------------------------------------------------------------------------
+function printedLabel(c) {
+  if (!c.printed) return null;
+  const card = localPrinted.get(c.printed);
+  return card ? localName(card) : c.printed;
+}
+
+function marks(c) {
+  const out = [];
+  if (c.named_as) out.push(el("span", { class: "mark mark-named", text: t("game.named", { name: c.named_as }) }));
+  if (c.pentaland) out.push(el("span", { class: "mark mark-pentaland", text: t("game.pentaland") }));
+  else if (c.face_down) out.push(el("span", { class: "mark mark-facedown", text: t("game.face_down") }));
+  if (c.revealed) out.push(el("span", { class: "mark mark-revealed", text: t("game.revealed") }));
+  const lookers = S.looks && S.looks.get(c.id);
+  if (lookers && lookers.size) {
+    out.push(el("span", { class: "mark mark-revealed", text: t("game.looked", { names: [...lookers].map(playerName).join(", ") }) }));
+  }
+  return out;
+}
+
+function cardButton(c) {
+  const label = printedLabel(c);
+  const b = el("button", { type: "button", class: `game-card${S.selected === c.id ? " is-selected" : ""}`,
+    "data-card": c.id, "aria-pressed": S.selected === c.id ? "true" : "false" },
+    el("span", { class: "handle", text: ref(c.id) }), " ",
+    label ? el("span", { class: "card-name", text: label }) : el("span", { class: "card-name muted", text: t("game.hidden") }),
+    " ", ...marks(c),
+    c.zone !== "hand" && c.owner ? el("span", { class: "owner muted", text: ` ${t("game.owner_controller",
+      { owner: playerName(c.owner), controller: playerName(c.controller || c.owner) })}` }) : null);
+  b.addEventListener("click", () => select(c.id));
+  b.addEventListener("mouseenter", () => preview(c, b));
+  b.addEventListener("focus", () => preview(c, b));
+  b.addEventListener("mouseleave", hidePreview);
+  b.addEventListener("blur", hidePreview);
+  return b;
+}
+
+function cardList(cards, label) {
+  if (!cards.length) return el("p", { class: "muted empty", text: t("game.empty") });
+  return el("ul", { class: "card-list", "aria-label": label }, ...cards.map((c) => el("li", {}, cardButton(c))));
+}
+
+function render() {
+  const g = S.game;
+  $("seat").replaceChildren(isJudge() ? t("game.seat_judge", { id: g.id })
+    : t("game.seat_player", { name: playerName(g.you), id: g.id }));
+  document.title = t("game.title", { id: g.id });
+  $("undo-button").hidden = !isJudge();
+  $("links-panel").hidden = !isJudge();
+  // players
+  $("players").replaceChildren(...g.players.map((p) => {
+    const mine = (z) => g.cards.filter((c) => c.zone === z && c.owner === p.id).length;
+    const controls = g.cards.filter((c) => ["battlefield", "stack"].includes(c.zone) && (c.controller || c.owner) === p.id).length;
+    return el("li", { class: `player status-${p.status}` },
+      el("strong", { text: p.name }), el("span", { class: "muted", text: ` ${p.id}` }),
+      p.team ? el("span", { class: "muted", text: ` · ${t("game.team", { team: p.team })}` }) : null,
+      el("span", { class: "mark", text: pstatus(p.status) }),
+      el("span", { text: ` ${t("game.hand_size", { n: mine("hand") })} · ${t("game.controls", { n: controls })}`
+        + ` · ${t("game.owns", { n: g.cards.filter((c) => c.owner === p.id && c.zone !== "removed").length })}` }),
+      p.id === g.you ? el("span", { class: "mark mark-you", text: t("game.you") }) : null,
+      leaveButton(p));
+  }));
+  $("library-line").textContent = t("game.library", { n: g.library_size });
+  // zones
+  const sections = [];
+  for (const z of ZONES) {
+    const cards = g.cards.filter((c) => c.zone === z && shown(c)).sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id));
+    if (!cards.length && !["hand", "battlefield", "stack", "graveyard"].includes(z)) continue;
+    const title = t(`zone.${z}`);
+    const body = z === "hand" || z === "graveyard"
+      ? g.players.map((p) => el("div", { class: "sub-zone" },
+        el("h4", { text: t("game.of_player", { zone: title, name: p.name }) }),
+        cardList(cards.filter((c) => c.owner === p.id), t("game.of_player", { zone: title, name: p.name }))))
+      : [cardList(cards, title)];
+    sections.push(el("section", { class: `zone zone-${z}`, "aria-label": title }, el("h3", { text: title }), ...body));
+  }
+  $("zones").replaceChildren(...sections);
+  // names
+  $("names").replaceChildren(...(S.names.length ? S.names.map((n) => el("li", {},
+    el("strong", { text: n.name }), ` — ${playerName(n.player)} (${ref(n.card)})`,
+    n.exception ? el("span", { class: "mark", text: ` ${n.exception}` }) : null))
+    : [el("li", { class: "muted", text: t("game.no_names") })]));
+  // log
+  $("log").replaceChildren(...S.events.slice().reverse().map((e) => el("li", { class: "event" },
+    el("span", { class: "seq", text: `${num(e.seq)}. ` }), describe(e),
+    e.rule ? el("span", { class: "rule", text: ` (${t("rule", { rule: e.rule })})` }) : null)));
+  // links
+  if (isJudge()) renderLinks();
+  if (S.selected) {
+    if (cardById(S.selected)) renderPanel();
+    else closePanel();
+  }
+}
+
+/** D9: a player leaves; what they control only through an effect goes back by the command line's "returned". */
+function leaveButton(p) {
+  if (p.status !== "in_game" || !(isJudge() || seat() === p.id)) return null;
+  const b = el("button", { type: "button", class: "small leave", text: t("game.leave"),
+    "aria-label": t("game.leave_for", { name: p.name }) });
+  b.addEventListener("click", () => send({ type: "leave_game", player: p.id }, t("game.leave_for", { name: p.name }), cmdStatus));
+  return b;
+}
+
+function describe(e) {
+  const d = e.data;
+  const who = playerName(e.player || d.player);
+  const named = d.naming && d.naming.name ? ` ${t("log.named", { name: d.naming.name })}` : "";
+  switch (e.type) {
+    case "draw":
+      return t("log.draw", { who, n: (d.cards || []).length, cards: (d.cards || []).map(ref).join(" ") });
+    case "move":
+      return t("log.move", { who, card: ref(d.card), from: t(`zone.${d.from}`), to: t(`zone.${d.to}`) })
+        + (d.pentaland ? ` ${t("game.pentaland")}` : d.face_down ? ` ${t("game.face_down")}` : "") + named
+        + (d.game_loss ? ` ${t("log.loss", { who: playerName(d.game_loss.player) })}` : "");
+    case "name":
+      return t("log.name", { who, card: ref(d.card), name: (d.naming && d.naming.name) || d.name || "" });
+    case "turn_face_up":
+      return t("log.up", { who, card: ref(d.card) }) + named
+        + (d.game_loss ? ` ${t("log.loss", { who: playerName(d.game_loss.player) })}` : "");
+    case "reveal": case "look": case "end_reveal": case "end_look":
+      return t(`log.${e.type}`, { who, cards: (d.cards || []).map(ref).join(" ") });
+    case "leave_game":
+      return t("log.leave", { who });
+    case "shuffle":
+      return t("log.shuffle", { who });
+    default:
+      return `${who}: ${e.type}`;
+  }
+}
+
+function renderLinks() {
+  const rec = savedGames()[GAME] || { players: [] };
+  $("links").replaceChildren(...S.game.players.map((p) => {
+    const stored = (rec.players || []).find((q) => q.id === p.id);
+    const url = stored && stored.token ? `${location.origin}/games/${encodeURIComponent(GAME)}#token=${stored.token}` : null;
+    const reissue = el("button", { type: "button", class: "small", text: t("links.reissue"),
+      "aria-label": t("links.reissue_for", { name: p.name }) });
+    reissue.addEventListener("click", async () => {
+      try {
+        const { body } = await api("POST", `/players/${encodeURIComponent(p.id)}/token`, {});
+        const all = savedGames();
+        const g = all[GAME] || { players: [] };
+        g.players = (g.players || []).filter((q) => q.id !== p.id).concat([{ id: p.id, name: p.name, token: body.token }]);
+        all[GAME] = g;
+        localStorage.setItem("mentalmagic.games", JSON.stringify(all));
+        renderLinks();
+        gameStatus.show(t("links.reissued", { name: p.name }));
+      } catch (e) {
+        gameStatus.error(e);
+      }
+    });
+    return el("li", { class: "link-row" }, el("strong", { text: p.name }), " ",
+      url ? el("a", { href: url, class: "player-link", "data-player": p.id, text: t("links.open", { name: p.name }) })
+        : el("span", { class: "muted", text: t("links.unknown") }), " ", reissue);
+  }));
+}
+
+// -- the text card on hover or focus -------------------------------------------------------------
+async function preview(c, anchor) {
+  if (!c.printed) return;
+  const card = await cardInfo(c.printed);
+  if (!card || document.activeElement !== anchor && !anchor.matches(":hover")) return;
+  const box = $("preview");
+  box.replaceChildren(cardView(card, { heading: "p" }));
+  box.hidden = false;
+  const r = anchor.getBoundingClientRect();
+  const left = Math.min(window.scrollX + r.left, window.scrollX + document.documentElement.clientWidth - box.offsetWidth - 8);
+  box.style.setProperty("--x", `${Math.max(8, left)}px`);
+  box.style.setProperty("--y", `${window.scrollY + r.bottom + 6}px`);
+}
+
+function hidePreview() {
+  $("preview").hidden = true;
+}
+
+// -- the card menu --------------------------------------------------------------------------------
+async function select(id) {
+  S.selected = id;
+  S.cands = null;
+  $("name-input").value = "";
+  $("face-up-box").hidden = true;
+  cardStatus.clear();
+  $("card-panel").hidden = false;
+  render();
+  $("card-panel-title").focus();
+}
+
+function closePanel() {
+  const id = S.selected;
+  S.selected = null;
+  $("card-panel").hidden = true;
+  const back = id && document.querySelector(`[data-card="${id}"]`);
+  if (back) back.focus();
+}
+
+/** Who acts on a card when the judge clicks it: the holder of a hand, else its controller. */
+const actorOf = (c) => seat() || (c.zone === "hand" ? c.owner : c.controller || c.owner) || S.game.players[0].id;
+
+function renderPanel() {
+  const c = cardById(S.selected);
+  $("card-panel-title").textContent = t("panel.title", { card: ref(c.id) });
+  const facts = [
+    t("panel.zone", { zone: t(`zone.${c.zone}`) }),
+    c.owner ? t("panel.owner", { name: playerName(c.owner) }) : null,
+    c.controller ? t("panel.controller", { name: playerName(c.controller) }) : null,
+    c.printed ? t("panel.printed", { name: printedLabel(c) }) : t("game.hidden"),
+    c.mana_value != null ? t("panel.mana_value", { n: c.mana_value }) : null,
+    c.colors ? t("panel.colours", { c: c.colors.length ? c.colors.map((x) => t(`colour.${x}`)).join(", ") : t("colour.C") }) : null,
+  ].filter(Boolean);
+  $("card-facts").replaceChildren(el("ul", { class: "facts" }, ...facts.map((f) => el("li", { text: f })),
+    el("li", {}, ...marks(c))));
+  $("card-text").replaceChildren();
+  if (c.printed) {
+    cardInfo(c.printed).then((card) => {
+      if (card && S.selected === c.id) $("card-text").replaceChildren(cardView(card, { heading: "h3" }));
+    });
+  }
+  const inHidden = c.zone === "hand" || c.zone === "library";
+  // a name is asked for where an action here may take one: cast, play, resolve, name
+  $("name-input").closest(".field").hidden = !(c.printed && !c.named_as && !(c.face_down && !inHidden))
+    || (seat() && ![c.owner, c.controller].includes(seat()));
+  const acts = [];
+  const act = (key, action) => acts.push([key, action]);
+  const named = () => ($("name-input").value.trim() ? { name: $("name-input").value.trim() } : {});
+  if (c.zone === "hand") {
+    act("cast", () => ({ type: "move", card: c.id, to: "stack", ...named() }));
+    act("play", () => ({ type: "move", card: c.id, to: "battlefield", ...named() }));
+    act("morph", () => ({ type: "move", card: c.id, to: "battlefield", face_down: true, via: "morph" }));
+    act("pentaland", () => ({ type: "move", card: c.id, to: "battlefield", pentaland: true }));
+  }
+  if (c.zone === "stack") act("resolve", () => ({ type: "move", card: c.id, to: "battlefield", ...named() }));
+  if (inHidden && !c.named_as) act("name", () => ({ type: "name", card: c.id, name: $("name-input").value.trim() }));
+  if (c.face_down && !c.pentaland && !inHidden) acts.push(["face_up", null]);
+  for (const z of ["hand", "graveyard", "exile", "library"]) {
+    // leaving a hand face up or going to a graveyard asks for the name in the same step (705.2, 705.3)
+    if (c.zone !== z) act(`to_${z}`, () => ({ type: "move", card: c.id, to: z, ...named() }));
+  }
+  if (!c.revealed && inHidden) act("reveal", () => ({ type: "reveal", cards: [c.id] }));
+  if (c.revealed) act("end_reveal", () => ({ type: "end_reveal", cards: [c.id] }));
+  if (c.zone === "library" && !c.revealed) act("look", () => ({ type: "look", cards: [c.id] }));
+  if (S.looks && S.looks.has(c.id)) act("end_look", () => ({ type: "end_look", cards: [c.id] }));
+  const mine = !seat() || [c.owner, c.controller].includes(seat());
+  if (!mine) acts.length = 0; // a player acts on their own cards only (the API would refuse the rest)
+  $("card-actions").replaceChildren(...acts.map(([key, build]) => {
+    const b = el("button", { type: "button", "data-action": key, text: t(`action.${key}`) });
+    b.addEventListener("click", () => (build ? send({ ...build(), player: actorOf(c) }, t(`action.${key}`), cardStatus)
+      : faceUpChoices(c)));
+    return b;
+  }));
+}
+
+/** 705.4: the names this face-down card may take now, the 705.4a exception or the game loss, in words. */
+async function faceUpChoices(c) {
+  const box = $("face-up-box");
+  box.hidden = false;
+  box.replaceChildren(el("p", { text: t("status.busy") }));
+  try {
+    const { body } = await api("GET", `/cards/${encodeURIComponent(c.id)}/face-up`);
+    const parts = [el("p", { class: "advice", text: `${body.advice} (${t("rule", { rule: body.rule })})` })];
+    if (body.exception) parts.push(el("p", { class: "mark-exception", text: t("faceup.exception") }));
+    if (body.loses) {
+      parts.push(el("p", { class: "mark-loss", text: t("faceup.loses", { name: playerName(c.controller || c.owner) }) }));
+      const b = el("button", { type: "button", text: t("faceup.turn_unnamed") });
+      b.addEventListener("click", () => send({ type: "turn_face_up", card: c.id, player: actorOf(c) }, t("faceup.turn_unnamed"), cardStatus));
+      parts.push(b);
+    }
+    const list = el("ul", { class: "choices", "aria-label": t("faceup.allowed") }, ...body.allowed.map((name) => {
+      const b = el("button", { type: "button", class: "small", text: name });
+      b.addEventListener("click", () => send({ type: "turn_face_up", card: c.id, name, player: actorOf(c) },
+        t("faceup.tried", { name }), cardStatus));
+      return el("li", {}, b);
+    }));
+    if (body.allowed.length) parts.push(el("p", { text: t("faceup.allowed") }), list);
+    box.replaceChildren(...parts);
+  } catch (e) {
+    box.replaceChildren();
+    cardStatus.error(e);
+  }
+}
+
+/** The legal candidates of a card (704.1) with the names taken marked, and who took them. */
+async function candidates(cardId) {
+  const c = cardById(cardId);
+  if (!c || !c.printed) return null;
+  if (S.cands && S.cands.id === cardId && S.cands.seq === S.game.seq) return S.cands.list;
+  const params = { printed: c.printed, game: GAME, format: S.game.format };
+  if (S.game.options && S.game.options.phyrexian_as_hybrid) params.phyrexian_as_hybrid = "true";
+  const body = await getJSON("/candidates", params);
+  const takers = new Map(S.names.map((n) => [fold(n.name), n.player]));
+  const list = body.candidates.map((k) => ({ ...k, takenBy: k.taken ? takers.get(fold(k.name)) : null }));
+  S.cands = { id: cardId, seq: S.game.seq, list };
+  return list;
+}
+
+function matchCandidates(list, q) {
+  const f = fold(q);
+  const starts = list.filter((k) => fold(k.name).startsWith(f) || (k.french_name && fold(k.french_name).startsWith(f)));
+  const within = list.filter((k) => !starts.includes(k) && (fold(k.name).includes(f) || (k.french_name && fold(k.french_name).includes(f))));
+  return starts.concat(within).slice(0, 20);
+}
+
+function candidateOption(k) {
+  return [el("span", { class: "opt-names" }, el("span", { class: "opt-name", text: localName(k) }),
+    lang === "fr" && k.french_name ? el("span", { class: "opt-fr", lang: "en", text: k.name }) : null),
+  manaCost(k.mana_cost, { short: true }),
+  k.taken ? el("span", { class: "mark mark-taken", text: t("game.taken_by", { name: playerName(k.takenBy) }) }) : null];
+}
+
+const nameBox = new Combobox($("name-input"), $("name-listbox"), {
+  fetch: async (q) => matchCandidates((await candidates(S.selected)) || [], q),
+  render: candidateOption,
+  onChoose: (k) => { $("name-input").value = k.name; },
+  onEnter: () => {},
+  onError: (e) => cardStatus.error(e),
+});
+void nameBox;
+
+// -- acting ---------------------------------------------------------------------------------------
+/** Send one action; on a refusal show the rule and why next to what was tried; nothing changed. */
+async function send(action, tried, status) {
+  status.show(t("game.sending"), "busy");
+  try {
+    const { body } = await api("POST", "/actions", action);
+    await poll(true);
+    status.show(t("done", { what: describe(body.event) }));
+    return true;
+  } catch (e) {
+    refused(status, tried, e);
+    return false;
+  }
+}
+
+function refused(status, tried, e) {
+  status.error(e);
+  status.node.prepend(el("p", { class: "tried" }, el("strong", { text: `${t("tried")} ` }), el("code", { text: tried })));
+  if (e instanceof ApiError && e.status === 409) status.node.prepend(el("p", { class: "refused", text: t("refused") }));
+}
+
+async function undo() {
+  cmdStatus.show(t("game.sending"), "busy");
+  try {
+    const { body } = await api("POST", "/undo", {});
+    await poll(true);
+    cmdStatus.show(t("undone", { what: describe(body.undone), seq: body.undone.seq }));
+  } catch (e) {
+    refused(cmdStatus, "undo", e);
+  }
+}
+
+/** Questions answered without naming: 705.11 (could a card of this hand be X?) and 705.10. */
+async function ask(q, line) {
+  try {
+    if (q.kind === "could") {
+      const { body } = await api("GET", `/could-be?${new URLSearchParams({ player: q.player, name: q.name })}`);
+      const vars = { who: playerName(q.player), name: body.name, cards: body.cards.map(ref).join(" ") };
+      cmdStatus.show(t(body.taken ? "ask.could_taken" : body.cards.length ? "ask.could_yes" : "ask.could_no", vars));
+    } else {
+      const { body } = await api("GET", `/same-name?${new URLSearchParams({ cards: q.cards.join(",") })}`);
+      cmdStatus.show(t(body.same_name ? "ask.same_yes" : "ask.same_no", { cards: q.cards.map(ref).join(" ") }));
+    }
+  } catch (e) {
+    refused(cmdStatus, line, e);
+  }
+}
+
+const ctx = () => ({
+  players: S.game ? S.game.players : [],
+  seat: seat(),
+  card: findCard,
+  cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id) && shown(c))
+    .sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`), zone: c.zone, owner: c.owner })) : [],
+  names: async (cardId, typed) => matchCandidates((await candidates(cardId)) || [], typed).map((k) => ({
+    name: k.name, label: k.taken ? `${k.name} — ${t("game.taken_by", { name: playerName(k.takenBy) })}` : k.name })),
+});
+
+async function runCommand() {
+  const input = $("command-input");
+  const line = input.value.trim();
+  if (!line || !S.game) return;
+  let q;
+  try {
+    q = query(line, ctx());
+  } catch (e) {
+    if (!(e instanceof CommandError)) throw e;
+    cmdStatus.show(el("span", {}, el("strong", { text: `${t("tried")} ` }), el("code", { text: line }), " — ", t(e.message)), "error");
+    input.setAttribute("aria-invalid", "true");
+    return;
+  }
+  if (q) {
+    await ask(q, line);
+    return;
+  }
+  if (await sendLine(withSeat(line, ctx()))) input.value = "";
+  else input.setAttribute("aria-invalid", "true");
+}
+
+/** A line of the grammar, read and decided by the server; a refusal shows its rule next to the line. */
+async function sendLine(line) {
+  cmdStatus.show(t("game.sending"), "busy");
+  try {
+    const { body } = await api("POST", "/line", { line });
+    await poll(true);
+    cmdStatus.show(body.undone ? t("undone", { what: describe(body.undone), seq: body.undone.seq })
+      : t("done", { what: describe(body.event) }));
+    return true;
+  } catch (e) {
+    refused(cmdStatus, line, e);
+    return false;
+  }
+}
+
+/** The line as the grammar reads it (a seat's player put first), and how many letters were added. */
+function withSeatForSuggest(text) {
+  const first = text.trim().split(/\s+/)[0] || "";
+  const c = ctx();
+  if (!c.seat || !text.trim() || findPlayerIn(first)) return { text, added: 0 };
+  const prefix = `${c.seat} `;
+  return { text: prefix + text.replace(/^\s+/, ""), added: prefix.length };
+}
+
+const findPlayerIn = (word) => S.game && S.game.players.some((p) => p.id === word.toLowerCase()
+  || p.name.toLowerCase().startsWith(word.toLowerCase()));
+
+const cmdInput = $("command-input");
+cmdInput.addEventListener("keydown", (ev) => {
+  // Tab takes the highlighted (or first) completion while the list is open
+  if (ev.key === "Tab" && !ev.shiftKey && cmdBox.isOpen() && cmdBox.items.length) {
+    ev.preventDefault();
+    cmdBox.choose(Math.max(0, cmdBox.active));
+  }
+});
+const cmdBox = new Combobox(cmdInput, $("command-listbox"), {
+  fetch: async () => { // untrimmed: after "ana cast " comes a card
+    const line = withSeatForSuggest(cmdInput.value);
+    const { body } = await api("GET", `/suggest?${new URLSearchParams({ line: line.text })}`);
+    return (await completions(line.text, body, ctx())).map((c) => ({ ...c, line: c.line.slice(line.added) }));
+  },
+  render: (item) => [el("span", { class: "opt-name", text: item.label })],
+  onChoose: (item) => { cmdInput.value = item.line; cmdInput.focus(); },
+  onEnter: runCommand,
+  onError: (e) => cmdStatus.error(e),
+  live: $("command-live"),
+});
+
+$("command-form").addEventListener("submit", (ev) => { ev.preventDefault(); runCommand(); });
+$("undo-button").addEventListener("click", undo);
+$("close-card").addEventListener("click", closePanel);
+document.addEventListener("keydown", (ev) => {
+  const typing = ev.target.matches("input, textarea") && ev.target.value;
+  if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === "z" && !ev.shiftKey && !typing && isJudge()) {
+    ev.preventDefault();
+    undo();
+  } else if (ev.key === "Escape" && !$("card-panel").hidden && !ev.target.matches('[role="combobox"]')) {
+    closePanel();
+  }
+});
+
+async function start() {
+  syncLanguageLinks();
+  if (!token) {
+    gameStatus.show(t("game.no_token"), "error");
+    return;
+  }
+  await poll(true);
+  setInterval(poll, POLL_MS);
+}
+
+start();
