@@ -595,6 +595,34 @@ def test_an_empty_cost_says_why(page, base_url):
     sync_api.expect(page.get_by_label("Phyrexian mana as hybrid")).to_be_checked()
 
 
+def test_a_commander_filter_keeps_names_within_its_identity(page, base_url):
+    """903.5c on the lookup page: a mono-red commander leaves only red and colourless names; two
+    partners written "A + B" go to the API as two `commander` parameters (union of identities)."""
+    cost = "{R/W}{R/W}"
+    every = api(base_url, "candidates", cost=cost, limit=1)["count"]
+    red = api(base_url, "candidates", cost=cost, commander="Krenko, Mob Boss")
+    assert 0 < red["count"] < every and red["color_identity"] == ["R"]
+    page.goto("/?" + urllib.parse.urlencode({"cost": cost}))
+    wait_results(page, every)
+    sync_api.expect(page.locator("#candidates .cand", has_text="Ajani's Sunstriker")).to_have_count(1)
+    page.get_by_label("Commander").fill("Krenko, Mob Boss")
+    page.get_by_label("Commander").press("Enter")
+    sync_api.expect(page.locator("#count-line .count")).to_have_text(f"{red['count']:,}")
+    assert "commander=Krenko" in page.url
+    assert "Ajani's Sunstriker" not in {c["name"] for c in red["candidates"]}  # {W}{W}: outside red
+    sync_api.expect(page.locator("#candidates .cand", has_text="Ajani's Sunstriker")).to_have_count(0)
+
+    pair = urllib.parse.urlencode([("cost", cost), ("commander", "Thrasios, Triton Hero"),
+                                   ("commander", "Tymna the Weaver"), ("limit", "1")])
+    with urllib.request.urlopen(f"{base_url}/api/v1/candidates?{pair}", timeout=30) as resp:
+        both = json.load(resp)["count"]
+    page.get_by_label("Commander").fill("Thrasios, Triton Hero + Tymna the Weaver")
+    page.get_by_label("Commander").press("Enter")
+    sync_api.expect(page.locator("#count-line .count")).to_have_text(f"{both:,}")
+    page.reload()  # the URL keeps both partners
+    sync_api.expect(page.get_by_label("Commander")).to_have_value("Thrasios, Triton Hero + Tymna the Weaver")
+
+
 def test_autocomplete_offers_twenty_prefix_matches_first(page, base_url):
     page.goto("/")
     expected = api(base_url, "cards", q="sh", limit=20)["cards"]

@@ -58,6 +58,7 @@ def lookup():
     query = {k: request.args.get(k, "")[:300] for k in _QUERY_FIELDS}
     fmt = request.args.get("format", "").strip().lower()
     query["format"] = fmt if fmt in FORMATS else DEFAULT_FORMAT
+    query["commander"] = " + ".join(request.args.getlist("commander"))[:300]  # partners: A + B
     return render_template(
         "lookup.html",
         formats=FORMATS,

@@ -78,6 +78,7 @@ def script_strings() -> dict[str, str]:
         "filter.type": _("type {v}"),
         "filter.keyword": _("keyword {v}"),
         "filter.game": _("game {v}"),
+        "filter.commander": _("within {v}'s colour identity"),
         "filter.phyrexian": _("Phyrexian mana as hybrid"),
         # results
         "title.results": _("{what} — Card lookup — Mental Magic arbiter"),

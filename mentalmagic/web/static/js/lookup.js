@@ -29,6 +29,7 @@ const formatSelect = $("format-select");
 const typeInput = $("type-input");
 const keywordInput = $("keyword-input");
 const gameInput = $("game-input");
+const commanderInput = $("commander-input");
 const phyrexianInput = $("phyrexian-input");
 const results = $("results");
 const resultsTitle = $("results-title");
@@ -50,6 +51,7 @@ const status = new Status($("status"), {
   printed: nameField, name: nameField, q: nameField, cost: [costInput, label(costInput)],
   format: [formatSelect, label(formatSelect)], type: [typeInput, label(typeInput)],
   keyword: [keywordInput, label(keywordInput)], game: [gameInput, label(gameInput)],
+  commander: [commanderInput, label(commanderInput)],
   phyrexian_as_hybrid: [phyrexianInput, label(phyrexianInput)],
 });
 
@@ -102,10 +104,15 @@ function filtersInto(p) {
     if (v) p.set(key, v);
     else p.delete(key);
   }
+  // one commander, or two partners written "A + B": the API takes `commander` once for each
+  p.delete("commander");
+  for (const name of commanderNames(commanderInput.value)) p.append("commander", name);
   if (phyrexianInput.checked) p.set("phyrexian_as_hybrid", "true");
   else p.delete("phyrexian_as_hybrid");
   return p;
 }
+
+const commanderNames = (text) => text.split(" + ").map((s) => s.trim()).filter(Boolean);
 
 function queryFromForm(mode) {
   const p = new URLSearchParams();
@@ -158,6 +165,7 @@ function describeQuery(p) {
   if (p.has("type")) bits.push(t("filter.type", { v: p.get("type") }));
   if (p.has("keyword")) bits.push(t("filter.keyword", { v: p.get("keyword") }));
   if (p.has("game")) bits.push(t("filter.game", { v: p.get("game") }));
+  if (p.has("commander")) bits.push(t("filter.commander", { v: p.getAll("commander").join(" + ") }));
   if (p.get("phyrexian_as_hybrid") === "true") bits.push(t("filter.phyrexian"));
   return bits.length ? ` (${bits.join(", ")})` : "";
 }
@@ -375,7 +383,7 @@ costInput.addEventListener("keydown", (ev) => {
     runSearch("cost");
   }
 });
-for (const input of [typeInput, keywordInput, gameInput]) {
+for (const input of [typeInput, keywordInput, gameInput, commanderInput]) {
   input.addEventListener("keydown", (ev) => {
     if (ev.key !== "Enter" || ev.isComposing) return;
     ev.preventDefault();
@@ -395,6 +403,7 @@ function fromUrl(push) {
   typeInput.value = u.get("type") || "";
   keywordInput.value = u.get("keyword") || "";
   gameInput.value = u.get("game") || "";
+  commanderInput.value = u.getAll("commander").join(" + ");
   phyrexianInput.checked = u.get("phyrexian_as_hybrid") === "true";
   const hasPrinted = (u.get("printed") || "").trim() !== "";
   const hasCost = u.has("cost") && (u.get("cost") || "").trim() !== "";
