@@ -187,10 +187,7 @@ def game_versioned(uow: UnitOfWork, game_id: str, caller: Caller,
     g = uow.games.load(game_id)
     if unchanged(g.version):
         return g.version, None
-    view = views.game_view(g, caller, uow.finder.pool)
-    handles = grammar.handle_of(g.setup)  # the numbers the grammar reads (`ben cast 3`), fixed for the game
-    view["cards"] = [{**c, "handle": int(handles[c["id"]])} for c in view["cards"]]
-    return g.version, view
+    return g.version, views.game_view(g, caller, uow.finder.pool)
 
 
 def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str) -> dict:

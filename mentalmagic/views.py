@@ -11,6 +11,7 @@ import weakref
 from .cards import Card, Face, nonland
 from .errors import UnknownCard
 from .game import Event, Game, GameSetup, GameState
+from .grammar import handle_of
 from .index import CandidateFinder
 from .mana import mana_value_number
 from .names import fold
@@ -191,6 +192,7 @@ def game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
 
 def _build_game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
     state = game.state
+    handles = handle_of(game.setup)  # the numbers a judge's line reads (`ben cast 3`), fixed for the game
     return {
         "id": game.id,
         "format": game.setup.format,
@@ -199,8 +201,8 @@ def _build_game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
                     for p in game.setup.players],
         "library_size": len(state.library),
         "seq": state.seq,
-        "cards": [card_view(state.cards[cid], caller, pool) for cid in sorted(state.cards)
-                  if listed(state.cards[cid], caller)],
+        "cards": [{**card_view(state.cards[cid], caller, pool), "handle": int(handles[cid])}
+                  for cid in sorted(state.cards) if listed(state.cards[cid], caller)],
         "you": caller.player if not caller.is_judge else "judge",
         "status": state.status,  # "finished" once one side remains (104.2a) or the judge ended it
         "finished": state.finished,

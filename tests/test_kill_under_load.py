@@ -101,7 +101,10 @@ def call(root: str, method: str, path: str, token: str | None = None, body=None,
         with urllib.request.urlopen(req, timeout=timeout) as r:
             return r.status, json.loads(r.read())
     except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read() or b"null")
+        try:
+            return e.code, json.loads(e.read() or b"null")
+        except http.client.HTTPException as cut:  # a refusal's body cut short by the kill
+            raise ConnectionError(f"the answer was cut short: {cut!r}") from cut
     except http.client.HTTPException as e:  # killed while answering: no answer, so not acknowledged
         raise ConnectionError(f"the answer was cut short: {e!r}") from e
 
