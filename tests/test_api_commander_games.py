@@ -140,6 +140,17 @@ def test_a_card_leaving_a_hand_face_up_is_named_within_its_owners_identity(clien
     g.do(BOB, type="move", card=shock, to="graveyard", name="Lightning Bolt")  # Bob's Krenko: red is fine
 
 
+def test_a_chooser_names_within_their_own_identity_not_the_owners_705_5(client):
+    # D11: Bob chooses among the cards Ana revealed and names one; Bob's Krenko is what counts
+    g = CommanderGame(client, [PARTNERS, KRENKO], ["Mana Drain"])
+    [drain] = g.draw(ANA)
+    g.do(ANA, type="reveal", player=ANA, cards=[drain])
+    error = g.refused(BOB, 409, "not_a_candidate", "903.5c", type="name", card=drain, name="Counterspell",
+                      choice=True)
+    assert "Krenko, Mob Boss's is {R}" in error["message"]
+    g.do(ANA, type="name", card=drain, name="Counterspell")  # within Thrasios and Tymna's {W}{U}{B}{G}
+
+
 def test_a_face_down_card_whose_only_morph_names_are_outside_the_identity_loses_the_game_d8(client):
     # {2}{U}: every morph card of that cost is blue; a mono-red player can take none of them (705.4a, D8)
     g = CommanderGame(client, [KRENKO, THALIA, THALIA], ["Exclude"])
