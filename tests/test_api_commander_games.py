@@ -230,6 +230,8 @@ def test_a_commander_stays_one_face_down(client):
     g.do(ANA, type="move", card=krenko, to="battlefield", face_down=True, via="manifest")
     seen = g.card(krenko, who=BOB)
     assert seen["face_down"] is True and seen["commander"] is True and "printed" not in seen
+    options = g.get(f"/cards/{krenko}/face-up", ANA).get_json()
+    assert (options["allowed"], options["loses"], options["rule"]) == ([], False, "903.3")
     assert g.do(ANA, type="turn_face_up", card=krenko)["event"]["rule"] == "903.3"
     assert g.names() == []
 
@@ -244,6 +246,7 @@ def test_a_shuffled_in_commander_drawn_by_another_player_is_theirs_and_still_the
     assert g.draw(BOB) == [krenko]
     card = g.card(krenko, who=BOB)
     assert (card["zone"], card["owner"], card["commander"]) == ("hand", BOB, True)
+    assert "commander" not in g.card(krenko, who=ANA)  # a hand card: only who sees it knows (903.3)
     assert g.player(ANA)["commanders"] == [krenko] and g.player(BOB)["commanders"] == [g.commander[BOB]]
     g.do(BOB, type="move", card=krenko, to="stack")  # cast from a hand, as itself: not a command-zone cast
     g.do(BOB, type="move", card=krenko, to="battlefield")

@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import invariant, run_state_machine_as_test
 
 from mentalmagic.commands import CommanderDamage, Move
-from mentalmagic.game import GameSetup
-from mentalmagic.zones import COMMAND, REMOVED
+from mentalmagic.game import Game, GameSetup
+from mentalmagic.permissions import Caller
+from mentalmagic.views import game_view
+from mentalmagic.zones import COMMAND, HIDDEN_ZONES, REMOVED
 
 COMMANDER_SETUP = GameSetup("commander", strategies.PLAYERS, strategies.SETUP.library,
                             commanders=tuple((f"k-{p.id}", "Krenko, Mob Boss", p.id) for p in strategies.PLAYERS))
@@ -49,6 +51,15 @@ class CommanderLedger(machine.Ledger):
                 assert c.named_as is None  # D14(a)
             elif c.zone != REMOVED:
                 assert c.zone != COMMAND  # 903.9: no other card goes there
+
+    @invariant()
+    def nobody_learns_a_hidden_commander(self):
+        game = Game("g", COMMANDER_SETUP, self.state, "")
+        for p in strategies.PLAYERS:
+            for seen in game_view(game, Caller(p.id), self.finder.pool)["cards"]:
+                c = self.state.cards[seen["id"]]
+                assert seen.get("commander", False) == bool(c.commander_of and (
+                    c.zone not in HIDDEN_ZONES or "printed" in seen)), seen
 
     @invariant()
     def twenty_one_from_one_commander_ends_a_player(self):

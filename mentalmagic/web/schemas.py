@@ -215,6 +215,9 @@ class PlayerIn(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=60))
     team = fields.String(allow_none=True, load_default=None, validate=validate.Length(min=1, max=60))
     commander = CommanderNames(metadata={
+        "oneOf": [{"type": "string", "minLength": 1, "maxLength": 300},
+                  {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300},
+                   "minItems": 1, "maxItems": 2}],
         "description": "format commander only, and required there: the player's commander, or a list of two "
                        "partners (903.3, D14); 422 when it can't be one, and in any other format"})
 
