@@ -20,7 +20,7 @@ from .names import fold
 from .naming import FaceUpChoice, Naming
 from .permissions import Caller
 from .pool import CardPool
-from .zones import HAND, HIDDEN_ZONES, LIBRARY, REMOVED, CardState
+from .zones import HAND, LIBRARY, REMOVED, CardState
 
 
 # -- who sees what ------------------------------------------------------------------------------
@@ -147,9 +147,9 @@ def card_view(c: CardState, caller: Caller, pool: CardPool) -> dict:
         "face_down": c.face_down, "pentaland": c.pentaland, "named_as": shown_name(c, caller),
         "revealed": c.revealed,
     }
-    # 903.3: a commander in every zone, face down included (D14(a)); in a hand or the library only
-    # to whoever sees the card, or a player would learn who drew a shuffled-in commander
-    if c.commander_of and (c.zone not in HIDDEN_ZONES or sees(c, caller)):
+    # 903.3: a commander in every zone, face down included (D14(a)), to everyone: its card id was
+    # public in the command zone, so hiding the flag in a hand would hide nothing
+    if c.commander_of:
         out["commander"] = True
     if sees(c, caller):
         facts = facts_of(pool, c)

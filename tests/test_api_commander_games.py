@@ -246,7 +246,8 @@ def test_a_shuffled_in_commander_drawn_by_another_player_is_theirs_and_still_the
     assert g.draw(BOB) == [krenko]
     card = g.card(krenko, who=BOB)
     assert (card["zone"], card["owner"], card["commander"]) == ("hand", BOB, True)
-    assert "commander" not in g.card(krenko, who=ANA)  # a hand card: only who sees it knows (903.3)
+    seen_by_ana = g.card(krenko, who=ANA)  # a commander in every zone (903.3), its printed card hidden
+    assert seen_by_ana["commander"] is True and "printed" not in seen_by_ana
     assert g.player(ANA)["commanders"] == [krenko] and g.player(BOB)["commanders"] == [g.commander[BOB]]
     g.do(BOB, type="move", card=krenko, to="stack")  # cast from a hand, as itself: not a command-zone cast
     g.do(BOB, type="move", card=krenko, to="battlefield")

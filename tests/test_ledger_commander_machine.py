@@ -16,7 +16,7 @@ from mentalmagic.commands import CommanderDamage, Move
 from mentalmagic.game import Game, GameSetup
 from mentalmagic.permissions import Caller
 from mentalmagic.views import game_view
-from mentalmagic.zones import COMMAND, HIDDEN_ZONES, REMOVED
+from mentalmagic.zones import COMMAND, REMOVED
 
 COMMANDER_SETUP = GameSetup("commander", strategies.PLAYERS, strategies.SETUP.library,
                             commanders=tuple((f"k-{p.id}", "Krenko, Mob Boss", p.id) for p in strategies.PLAYERS))
@@ -53,13 +53,11 @@ class CommanderLedger(machine.Ledger):
                 assert c.zone != COMMAND  # 903.9: no other card goes there
 
     @invariant()
-    def nobody_learns_a_hidden_commander(self):
+    def every_player_sees_a_commander_as_one_in_every_zone(self):
         game = Game("g", COMMANDER_SETUP, self.state, "")
         for p in strategies.PLAYERS:
             for seen in game_view(game, Caller(p.id), self.finder.pool)["cards"]:
-                c = self.state.cards[seen["id"]]
-                assert seen.get("commander", False) == bool(c.commander_of and (
-                    c.zone not in HIDDEN_ZONES or "printed" in seen)), seen
+                assert seen.get("commander", False) == bool(self.state.cards[seen["id"]].commander_of), seen
 
     @invariant()
     def twenty_one_from_one_commander_ends_a_player(self):
