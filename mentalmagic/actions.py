@@ -499,7 +499,7 @@ COMMANDER_DAMAGE_LOSS = 21  # 903.10a
 def _commander_damage(ctx: _Context, cmd: CommanderDamage):
     """903.10a (D14(d)): combat damage from one commander, totalled; at 21 the player loses and leaves."""
     pid = player_in(ctx.state, ctx.setup, cmd.player)  # the schema asks for it
-    c = ctx.state.card(cmd.commander)
+    c = ctx.card(cmd.commander)
     if not c.commander_of:
         raise CommanderRefused("only damage dealt by a commander is counted (903.10a); this card is not one",
                                rule="903.10a")

@@ -16,7 +16,7 @@ from typing import Protocol
 from . import grammar, views
 from .actions import decide
 from .cards import Card
-from .commander import find_commanders
+from .commander import find_commanders, identity_of
 from .commands import Command, Shuffle
 from .errors import Forbidden, GameArchived, InvalidInput, NotACommander, UnknownPlayer
 from .formats import COMMANDER
@@ -126,7 +126,9 @@ def _commanders(pool, fmt: str, players: list[dict]) -> list[tuple[str, Card]]:
             raise NotACommander("each player of a commander game brings a commander (D14(a), 903.6)",
                                 rule="903.3", field=field)
         try:
-            out.extend((f"p{i + 1}", card) for card in find_commanders(pool, names))
+            cards = find_commanders(pool, names)
+            identity_of(cards)  # 903.4: an identity the card data doesn't give is refused now, not at a naming
+            out.extend((f"p{i + 1}", card) for card in cards)
         except NotACommander as e:
             raise NotACommander(e.message, rule=e.rule or "903.3", field=field) from None
     return out
