@@ -117,6 +117,8 @@ def check_setup(setup: GameSetup, pool) -> None:
     ids = [c[0] for c in setup.library] + [c[0] for c in setup.commanders]
     if len(set(ids)) != len(ids):
         errors.setdefault("library", []).append("card ids must be unique")
+    if any(setup.player(pid) is None or pool.find(printed) is None for _, printed, pid in setup.commanders):
+        errors.setdefault("commanders", []).append("a commander is a known card of a player of the game")
     unknown = sorted({name for _, name in setup.library if pool.find(name) is None})
     if unknown:
         errors.setdefault("library", []).append(f"unknown cards: {', '.join(unknown[:10])}")

@@ -42,11 +42,15 @@ def test_a_commander_starts_in_the_command_zone_owned_by_its_player_and_survives
     assert "commanders" not in plain.to_dict() and GameSetup.from_dict(plain.to_dict()).commanders == ()
 
 
-def test_commander_card_ids_must_not_repeat_a_library_id(finder):
+def test_commander_card_ids_are_new_and_commanders_are_known_cards_of_players(finder):
     base = make_setup("Shock")
     setup = GameSetup(base.format, base.players, base.library, commanders=(("c1", KRENKO, ANA),))
     with pytest.raises(errors.InvalidInput):
         check_setup(setup, finder.pool)
+    for commander in (("k1", KRENKO, "nobody"), ("k1", "No Such Card", ANA)):
+        with pytest.raises(errors.InvalidInput) as info:
+            check_setup(GameSetup(base.format, base.players, base.library, commanders=(commander,)), finder.pool)
+        assert "commanders" in info.value.fields
 
 
 def test_every_naming_is_checked_within_the_namers_identity(finder):
