@@ -20,6 +20,11 @@ def test_a_commander_game_is_started_with_each_players_commander(db, tmp_path): 
     assert seated == [("Krenko, Mob Boss", "p1"), ("Thrasios, Triton Hero", "p2"), ("Tymna the Weaver", "p2")]
     shown = ok(db, "show", game_id)
     assert "command" in shown and "Krenko, Mob Boss" in shown and "Tymna the Weaver" in shown
+    # the commanders' handles follow the library's nine: Krenko is #10 (grammar.card_handles)
+    ok(db, "do", game_id, "ben damaged 20 by 10")
+    assert "903.10a" in ok(db, "do", game_id, "ben damaged 1 by #10")
+    (last,) = rows(db, "select data from events where game_id = ? order by seq desc limit 1", [game_id])
+    assert json.loads(last["data"])["game_loss"]["rule"] == "903.10a"  # Ben loses (903.10a)
 
 
 def test_a_commander_game_without_commanders_or_with_a_stranger_is_refused(db, tmp_path):  # noqa: F811
