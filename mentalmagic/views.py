@@ -164,10 +164,9 @@ def card_view(c: CardState, caller: Caller, pool: CardPool) -> dict:
 def commander_view(setup: GameSetup, state: GameState, pid: str, pool: CardPool) -> dict:
     """A player's commander(s) and what 903.8 and 903.10a count for them (D14); nothing outside a
     commander game. ``commander`` is the first commander's card id, ``commanders`` every one."""
-    ids = setup.commanders_of(pid)
     if not setup.commanders:
         return {}
-    p = state.players[pid]
+    ids, p = setup.commanders_of(pid), state.players[pid]
     identity = identity_of([pool.lookup(state.cards[cid].printed) for cid in ids]) if ids else frozenset()
     return {
         "commander": ids[0] if ids else None,
