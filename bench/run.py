@@ -359,6 +359,17 @@ def make_game(port: int, library: list[str], draws: int = 0, players: int = 2) -
     return game
 
 
+def make_commander_game(port: int, library: list[str]) -> dict:
+    """A commander game (#10): Ana's Krenko (mono-red), Bob's two partners; /candidates for p1 in it."""
+    status, game = request(port, "POST", "/api/v1/games", {
+        "format": "commander", "library": library,
+        "players": [{"name": "Ana", "commander": "Krenko, Mob Boss"},
+                    {"name": "Bob", "commander": ["Thrasios, Triton Hero", "Tymna the Weaver"]}]})
+    if status != 201:
+        raise RuntimeError(f"commander game refused: {game}")
+    return game
+
+
 def section_http(ctx: Context) -> list[Row]:
     name = "http"
     a = ctx.args
@@ -383,7 +394,10 @@ def section_http(ctx: Context) -> list[Row]:
         label = f"{server} x{workers}"
         with Server(ctx, server, workers) as srv:
             game = make_game(srv.port, library, draws=100)  # 200 of the 300 cards out of the library
-            jpaths = {**routes, "judge_game": [f"/api/v1/games/{game['id']}"]}
+            cgame = make_commander_game(srv.port, library)  # a player's identity, read from the game (903.5c)
+            jpaths = {**routes, "judge_game": [f"/api/v1/games/{game['id']}"],
+                      "candidates_player": [f"/api/v1/candidates?printed={quote(c.name, safe='')}"
+                                            f"&game={cgame['id']}&player=p1" for c in cards]}
             files = {r: wrk_script(scripts / f"{r}.lua", p, game["judge_token"] if r == "judge_game" else None)
                      for r, p in jpaths.items()}
             if a.warmup:  # every route once, unmeasured: answers remembered as in service
@@ -404,7 +418,7 @@ def section_http(ctx: Context) -> list[Row]:
             say(f"  {r:<20} {statistics.median(v):9,.0f} req/s   ratio to /health {ratio:5.2f}   "
                 f"(rounds: {', '.join(f'{x:,.0f}' for x in v)})")
             rows.append(Row(name, f"{label} {r}", statistics.median(v), "req/s"))
-            if server == "gunicorn" and r in ("candidates", "autocomplete", "judge_game"):
+            if server == "gunicorn" and r in ("candidates", "autocomplete", "judge_game", "candidates_player"):
                 ctx.ratios[r] = ratio
         roles = ["master", *["worker"] * (len(mem) - 1)] if server == "gunicorn" else ["process"]
         say("  memory  " + "; ".join(f"{role} RSS {rss:,.0f} MiB, PSS {pss:,.0f} MiB"
@@ -729,8 +743,8 @@ def main(argv=None) -> int:
     say(f"  bench wall time {time.perf_counter() - t_all:.0f} s, load average at the end {os.getloadavg()[0]:.2f}")
     r = ctx.ratios
     say("ratios: " + " ".join(f"{k}={r[k]:.2f}" if k in r else f"{k}=n/a"
-                              for k in ("candidates", "autocomplete", "judge_game", "actions_vs_sqlite", "restart_s",
-                                        "catch_up_ms")))
+                              for k in ("candidates", "candidates_player", "autocomplete", "judge_game",
+                                        "actions_vs_sqlite", "restart_s", "catch_up_ms")))
     return 0
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .cards import Card
 from .commands import (
     Command,
+    CommanderDamage,
     Draw,
     EndGame,
     EndLook,
@@ -29,6 +30,7 @@ from .commands import (
 )
 from .errors import (
     CardLeftGame,
+    CommanderRefused,
     FaceDownRefused,
     InvalidInput,
     LibraryEmpty,
@@ -41,13 +43,14 @@ from .errors import (
     ReturnRefused,
     WrongNamer,
 )
-from .game import LEAVE_RULE, LEFT, PUBLIC_ZONES, Event, GameSetup, GameState
+from .game import LEAVE_RULE, LEFT, PUBLIC_ZONES, Event, GameSetup, GameState, commander_tax
 from .index import CandidateFinder
 from .names import fold
 from .naming import PLAYED_AS, Naming
-from .permissions import authorize, for_whom
+from .permissions import authorize, for_whom, player_in
 from .zones import (
     BATTLEFIELD,
+    COMMAND,
     CONTROLLED_ZONES,
     GRAVEYARD,
     HAND,
@@ -109,7 +112,7 @@ class _Context:
             raise WrongNamer(f"{who} names this card ({why})", rule=rule)
 
     def plain_naming(self, c: CardState, name: str, namer: str | None, rule: str) -> dict:
-        n = self.naming.resolve(self.printed(c), name, self.state.names)
+        n = self.naming.resolve(self.printed(c), name, self.state.names, namer)
         return {"name": n.name, "player": namer, "rule": rule, "exception": None}
 
     def face_up_naming(self, c: CardState, name: str | None, via: str, namer: str | None = None,
@@ -119,7 +122,8 @@ class _Context:
         self.check_namer(namer, "705.4", "its controller names a face-down card turned face up")
         printed = self.printed(c)
         choice = self.naming.face_up_choice(printed, via, self.state.names, c.face_down_seq or 0,
-                                            self.setup.opponents(namer), face_down_via=c.face_down_via)
+                                            self.setup.opponents(namer), face_down_via=c.face_down_via,
+                                            namer=namer)
         if name is None:
             if choice.loses:  # D8: the card turns face up unnamed and its player loses...
                 loser = c.face_down_by or namer
@@ -174,6 +178,10 @@ def _move(ctx: _Context, cmd: Move):
     to, player, name, via = cmd.to, cmd.player, cmd.name, cmd.via
     face_down_asked, pentaland_asked = cmd.face_down, cmd.pentaland
     src = c.zone
+    if to == COMMAND:
+        return _to_command_zone(ctx, c, cmd)
+    if c.commander_of and pentaland_asked:
+        raise CommanderRefused("a commander is played as itself, never as a Pentaland (D14(a))", rule="903.3")
 
     # 702.2 / 702.2a: owner and controller after the move.
     if to == LIBRARY:
@@ -240,7 +248,36 @@ def _move(ctx: _Context, cmd: Move):
         data["game_loss"] = loss
     rule = (naming or {}).get("rule") or ("705.4a" if loss else None) or (
         "703.2" if pentaland_asked else "702.2a" if to == LIBRARY else "702.2" if src == LIBRARY else None)
+    if c.commander_of and src == COMMAND and to == STACK:  # cast from the command zone: 903.8's tax
+        count = ctx.state.players[c.commander_of].commander_casts.get(c.id, 0) + 1
+        data["commander_cast"] = {"player": c.commander_of, "count": count, "tax": commander_tax(count - 1)}
+        rule = "903.8"
     return data, rule
+
+
+def _to_command_zone(ctx: _Context, c: CardState, cmd: Move):
+    """903.9a/903.9b (D14(c)): a commander put into a graveyard or exile, or that would go to a hand
+    or the library, may go to the command zone instead; that is its owner's choice. No other card
+    goes there."""
+    if not c.commander_of:
+        raise CommanderRefused("only a commander goes to the command zone (903.9a, 903.9b); this card is not one",
+                               rule="903.9a")
+    if c.zone == COMMAND:
+        raise InvalidInput("this commander is already in the command zone", fields={"to": ["already there"]})
+    rule = "903.9b" if c.zone in (HAND, LIBRARY) else "903.9a"
+    if cmd.name is not None:
+        raise CommanderRefused("a commander is played as itself: it is never named (D14(a))", rule="903.3")
+    if cmd.face_down or cmd.pentaland:
+        raise InvalidInput("a commander is face up in the command zone (903.6)",
+                           fields={"face_down" if cmd.face_down else "pentaland": ["not in the command zone"]})
+    owner = c.owner if c.zone != LIBRARY else (cmd.player or c.owner or ctx.acting)
+    if owner is None:
+        raise InvalidInput("say whose commander goes to the command zone", fields={"player": ["required"]})
+    if not ctx.is_judge and ctx.actor != owner:
+        who = ctx.setup.player(owner).name if ctx.setup.player(owner) else owner
+        raise CommanderRefused(f"putting a commander into the command zone is its owner's choice ({who})", rule=rule)
+    return {"card": c.id, "from": c.zone, "to": COMMAND, "owner": owner, "controller": owner,
+            "face_down": False, "pentaland": False}, rule
 
 
 def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, face_down_asked: bool | None) -> None:
@@ -262,6 +299,9 @@ def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, fac
 
 def _move_naming(ctx: _Context, c: CardState, src, to, face_down, pentaland, name, via, owner, controller):
     """705.1–705.4: the naming a move needs (or allows), checked in the same step."""
+    if c.commander_of:
+        _never_named(name)
+        return None, None
     if pentaland:  # never named while it is one (a name was refused above)
         return None, None
     if c.named_as is not None:
@@ -320,8 +360,16 @@ def _repeated_name(c: CardState, name: str | None) -> dict:
     return {"naming": None, "note": f"already named {c.named_as} (704.4): no naming"}
 
 
+def _never_named(name: str | None) -> None:
+    """D14(a): a commander is played as itself; it takes no name."""
+    if name is not None:
+        raise CommanderRefused("a commander is played as itself: it is never named (D14(a))", rule="903.3")
+
+
 def _name(ctx: _Context, cmd: Name):
     c = ctx.card(cmd.card)
+    if c.commander_of:
+        _never_named(cmd.name)
     if c.pentaland:
         raise PentalandRefused("a Pentaland is never named while it is one", rule="703.6")
     if c.named_as is not None:
@@ -353,6 +401,10 @@ def _turn_face_up(ctx: _Context, cmd: TurnFaceUp):
         raise FaceDownRefused("this card is not face down", rule="705.4")
     via = c.turn_up_via(cmd.via)
     data: dict = {"card": c.id, "via": via}
+    if c.commander_of:  # turned face up as itself, unnamed (D14(a))
+        ctx.check_namer(c.namer, "705.4", "its controller turns it face up")
+        _never_named(cmd.name)
+        return data, "903.3"
     if c.named_as is not None:
         ctx.check_namer(c.namer, "705.4", "its controller turns it face up")
         ctx.naming.check_same_name(c.named_as, cmd.name)
@@ -441,10 +493,27 @@ def _end_game(ctx: _Context, cmd: EndGame):
     return {"winners": []}, None
 
 
+COMMANDER_DAMAGE_LOSS = 21  # 903.10a
+
+
+def _commander_damage(ctx: _Context, cmd: CommanderDamage):
+    """903.10a (D14(d)): combat damage from one commander, totalled; at 21 the player loses and leaves."""
+    pid = player_in(ctx.state, ctx.setup, cmd.player)  # the schema asks for it
+    c = ctx.card(cmd.commander)
+    if not c.commander_of:
+        raise CommanderRefused("only damage dealt by a commander is counted (903.10a); this card is not one",
+                               rule="903.10a")
+    total = ctx.state.players[pid].commander_damage.get(c.id, 0) + cmd.amount
+    data: dict = {"player": pid, "commander": c.id, "amount": cmd.amount, "total": total}
+    if total >= COMMANDER_DAMAGE_LOSS:  # recorded like D8; a player who loses leaves the game
+        data["game_loss"] = {"player": pid, "rule": "903.10a", **ctx.departure(pid)}
+    return data, "903.10a"
+
+
 HANDLERS: dict[type[Command], Callable[[_Context, Command], tuple[dict, str | None]]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
     EndReveal: _end_reveal, EndLook: _end_look, LeaveGame: _leave_game, Shuffle: _shuffle, Search: _search,
-    EndGame: _end_game,
+    EndGame: _end_game, CommanderDamage: _commander_damage,
 }
 
 

@@ -23,6 +23,7 @@ from .errors import ArbiterError
 from .formats import DEFAULT_FORMAT, FORMATS
 from .identity import identity_text
 from .mana import ManaCost, ManaCostError, cost_words
+from .names import fold
 from .runtime import CARD_FILE_ERRORS, default_db_path, ensure_cards, open_runtime, stale_source
 from .storage import connect
 from .zones import VIAS as VIA_CHOICES
@@ -593,9 +594,11 @@ def game():
 @click.option("--no-shuffle", is_flag=True, help="Keep the list's order as the library, top first.")
 @click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
 @click.option("--skip-problems", is_flag=True, help="Start even when lines of the list load no card.")
+@click.option("--commander", "commanders", multiple=True, metavar="PLAYER=NAME",
+              help="--format commander: a player's commander (D14); twice for one player's two partners.")
 @click.pass_context
 @_guarded
-def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hybrid, skip_problems):
+def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hybrid, skip_problems, commanders):
     """Start a game for PLAYERS (`Ana Ben Cara`, or `Ana:red Ben:blue` with teams) from a saved deck or a list.
 
     Prints the game's id and the tokens of the judge and of each player, shown only now (the
@@ -619,6 +622,7 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
         library = deck.library()
     seats = [dict(zip(("name", "team"), p.rsplit(":", 1), strict=False)) if ":" in p else {"name": p}
              for p in players]
+    _seat_commanders(seats, commanders)
     body = CreateGameIn().load({"players": seats, "library": library, "format": fmt, "shuffle": not no_shuffle,
                                 "options": {"phyrexian_as_hybrid": phyrexian_as_hybrid}})
     created = create_game(_uow(ctx), body["format"], body["options"], body["players"], body["library"],
@@ -629,6 +633,16 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
     for p in created["players"]:
         team = f" (team {p['team']})" if p["team"] else ""
         click.echo(f"  {p['id']}  {p['name']}{team}  token: {p['token']}")
+
+
+def _seat_commanders(seats: list[dict], commanders: tuple[str, ...]) -> None:
+    """--commander Ana="Krenko, Mob Boss": each seat's commander name(s), as POST /games takes them."""
+    for spec in commanders:
+        who, sep, name = spec.partition("=")
+        seat = next((s for s in seats if fold(s["name"]) == fold(who.strip())), None)
+        if not sep or not name.strip() or seat is None:
+            raise click.UsageError(f"--commander {spec!r}: write PLAYER=NAME with one of the players given")
+        seat["commander"] = [*seat.get("commander", []), name.strip()]
 
 
 @game.command("list")

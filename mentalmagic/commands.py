@@ -108,8 +108,17 @@ class EndGame(Command):
     type: ClassVar[str] = "end_game"
 
 
+@dataclass(frozen=True, kw_only=True)
+class CommanderDamage(Command):
+    """903.10a: combat damage a commander dealt to ``player`` (the player dealt it)."""
+
+    type: ClassVar[str] = "commander_damage"
+    commander: str  # the commander's card id
+    amount: int
+
+
 COMMANDS: dict[str, type[Command]] = {
     c.type: c for c in (Draw, Move, Name, TurnFaceUp, Reveal, Look, EndReveal, EndLook, LeaveGame, Shuffle, Search,
-                        EndGame)
+                        EndGame, CommanderDamage)
 }
 ACTION_TYPES = tuple(COMMANDS)

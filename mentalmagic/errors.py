@@ -194,3 +194,11 @@ class LibraryRefused(RuleRefusal):
 
     code = "search_refused"
     rule = "701.1a"
+
+
+class CommanderRefused(RuleRefusal):
+    """What the command zone and commanders allow (903.8–903.10a, D14): only a commander goes to
+    the command zone, by its owner's choice; a commander is never named."""
+
+    code = "commander_refused"
+    rule = "903.9a"

@@ -10,6 +10,7 @@ from .names import fold
 
 FORMATS = ("vintage", "legacy", "commander", "modern", "pauper", "all")
 DEFAULT_FORMAT = "vintage"
+COMMANDER = "commander"  # the format whose players bring commanders (D14)
 
 
 def check_format(name: str | None) -> str:

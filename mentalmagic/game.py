@@ -55,6 +55,8 @@ class GameSetup:
     players: tuple[Player, ...]
     library: tuple[tuple[str, str], ...]  # (card id, printed name)
     options: dict = field(default_factory=dict, hash=False)
+    # D14(a): the commanders, physical cards that never were in the library: (card id, printed, player)
+    commanders: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def phyrexian_as_hybrid(self) -> bool:
@@ -72,13 +74,20 @@ class GameSetup:
             return frozenset(p.id for p in self.players if p.id != me.id and (me.team is None or p.team != me.team))
         return frozenset(p.id for p in self.players if p.id != me.id)
 
+    def commanders_of(self, pid: str | None) -> tuple[str, ...]:
+        """The card ids of a player's commander(s) (D14(a)); none outside a commander game."""
+        return tuple(cid for cid, _, owner in self.commanders if owner == pid)
+
     def to_dict(self) -> dict:
-        return {
+        d = {
             "format": self.format,
             "options": dict(self.options),
             "players": [asdict(p) for p in self.players],
             "library": [list(c) for c in self.library],
         }
+        if self.commanders:
+            d["commanders"] = [list(c) for c in self.commanders]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> GameSetup:
@@ -87,7 +96,13 @@ class GameSetup:
             players=tuple(Player(**p) for p in d["players"]),
             library=tuple((c[0], c[1]) for c in d["library"]),
             options=dict(d.get("options") or {}),
+            commanders=tuple((c[0], c[1], c[2]) for c in d.get("commanders") or ()),
         )
+
+
+def commander_tax(earlier_casts: int) -> str:
+    """903.8: {2} more for each earlier cast from the command zone ('{0}' for the first)."""
+    return "{" + str(2 * earlier_casts) + "}"
 
 
 def check_setup(setup: GameSetup, pool) -> None:
@@ -99,9 +114,11 @@ def check_setup(setup: GameSetup, pool) -> None:
         errors.setdefault("players", []).append("a game needs at least one player")
     if len(set(pids)) != len(pids):
         errors.setdefault("players", []).append("player ids must be unique")
-    ids = [c[0] for c in setup.library]
+    ids = [c[0] for c in setup.library] + [c[0] for c in setup.commanders]
     if len(set(ids)) != len(ids):
         errors.setdefault("library", []).append("card ids must be unique")
+    if any(setup.player(pid) is None or pool.find(printed) is None for _, printed, pid in setup.commanders):
+        errors.setdefault("commanders", []).append("a commander is a known card of a player of the game")
     unknown = sorted({name for _, name in setup.library if pool.find(name) is None})
     if unknown:
         errors.setdefault("library", []).append(f"unknown cards: {', '.join(unknown[:10])}")
@@ -149,6 +166,8 @@ class PlayerState:
     status: str = IN_GAME
     rule: str | None = None
     seq: int | None = None
+    commander_casts: dict[str, int] = field(default_factory=dict)  # commander card id -> casts (903.8)
+    commander_damage: dict[str, int] = field(default_factory=dict)  # commander card id -> total (903.10a)
 
     @property
     def in_game(self) -> bool:
@@ -175,6 +194,9 @@ class GameState:
     def initial(cls, setup: GameSetup) -> GameState:
         """The state before any event: every card in the library, nothing named."""
         cards = {cid: CardState(id=cid, printed=printed) for cid, printed in setup.library}
+        for cid, printed, pid in setup.commanders:  # 903.6: face up in the command zone, its player's
+            cards[cid] = CardState(id=cid, printed=printed, zone=COMMAND, owner=pid, controller=pid,
+                                   commander_of=pid)
         players = {p.id: PlayerState(p.id) for p in setup.players}
         teams = any(p.team is not None for p in setup.players)
         sides = {p.id: f"team:{p.team}" if teams and p.team is not None else f"player:{p.id}" for p in setup.players}
@@ -296,6 +318,14 @@ class GameState:
         c.face_down = d["face_down"]
         self._fold_naming(c, d.get("naming"), e.seq)
         self._fold_loss(d.get("game_loss"), e.seq)
+        cast = d.get("commander_cast")
+        if cast:  # 903.8: one more cast from the command zone
+            self.players[cast["player"]].commander_casts[c.id] = cast["count"]
+
+    def _fold_commander_damage(self, e: Event) -> None:
+        d = e.data
+        self.players[d["player"]].commander_damage[d["commander"]] = d["total"]
+        self._fold_loss(d.get("game_loss"), e.seq)
 
     def _fold_name(self, e: Event) -> None:
         self._fold_naming(self.cards[e.data["card"]], e.data.get("naming"), e.seq)
@@ -392,6 +422,7 @@ FOLDS = {
     "end_reveal": GameState._fold_end_reveal, "end_look": GameState._fold_end_look,
     "leave_game": GameState._fold_leave_game, "shuffle": GameState._fold_shuffle,
     "search": GameState._fold_search, "end_game": GameState._fold_end_game,
+    "commander_damage": GameState._fold_commander_damage,
 }
 
 

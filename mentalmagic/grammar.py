@@ -16,6 +16,7 @@ from typing import ClassVar
 
 from .commands import (
     Command,
+    CommanderDamage,
     Draw,
     EndGame,
     EndLook,
@@ -68,6 +69,7 @@ class Table:
         players = {fold(p.id): p.id for p in setup.players}
         players.update({fold(p.name): p.id for p in setup.players})  # a name wins over another's id
         cards = {cid.lower(): cid for cid, _ in setup.library}
+        cards.update({cid.lower(): cid for cid, _, _ in setup.commanders})
         cards.update(card_handles(setup))
         return cls(players, cards, tuple(p.name for p in setup.players))
 
@@ -75,8 +77,11 @@ class Table:
 def card_handles(setup: GameSetup) -> dict[str, str]:
     """Short handles of a game's cards: '1'... in the order of the library at the start.
 
-    Fixed for the whole game, and saying nothing of a card a shuffled library didn't already say."""
-    return {str(i): cid for i, (cid, _) in enumerate(setup.library, 1)}
+    Fixed for the whole game, and saying nothing of a card a shuffled library didn't already say.
+    A commander game's commanders (D14) follow the library's last number."""
+    handles = {str(i): cid for i, (cid, _) in enumerate(setup.library, 1)}
+    handles.update({str(len(setup.library) + i): cid for i, (cid, _, _) in enumerate(setup.commanders, 1)})
+    return handles
 
 
 def handle_of(setup: GameSetup) -> dict[str, str]:
@@ -338,12 +343,22 @@ def _shuffle(a: _Args, pid: str) -> Command:
     return Shuffle(player=pid)
 
 
+def _damaged(a: _Args, pid: str) -> Command:
+    """903.10a: P was dealt N combat damage by commander C."""
+    if len(a.words) != 3 or a.words[1].casefold() != "by" or not a.words[0].isascii() \
+            or not a.words[0].isdigit() or not 1 <= int(a.words[0]) <= 1000:
+        raise GrammarError("expected `damaged N by C`: N combat damage (1 to 1000) dealt by commander C")
+    amount = int(a.words.pop(0))
+    a.words.pop(0)
+    return CommanderDamage(player=pid, commander=a.card("a commander"), amount=amount)
+
+
 _VERBS = {
     "draw": _draw, "cast": _to(STACK), "play": _to(BATTLEFIELD), "pentaland": _pentaland, "move": _move,
     "discard": _to(GRAVEYARD), "exile": _to(EXILE), "bounce": _to(HAND), "name": _name,
     "up": _up, "face-up": _up, "reveal": _reveal, "look": _look, "unreveal": _end_reveal,
     "end-reveal": _end_reveal, "unlook": _end_look, "end-look": _end_look, "leave": _leave, "choose": _choose,
-    "shuffle": _shuffle,
+    "shuffle": _shuffle, "damaged": _damaged,
 }
 
 # The grammar as the judge reads it (the CLI's `game do --help`, the console page): usage, example, meaning.
@@ -364,6 +379,7 @@ HELP: tuple[tuple[str, str, str], ...] = (
     ("P unreveal C… / P unlook C…", "ana unreveal 2", "the reveal or look ends"),
     ("P leave [returning C…]", "ana leave returning 6", "P leaves the game; C… go back to their owners (D9)"),
     ("P shuffle [at N]", "ana shuffle at 12", "the library is cut instead, N cards from the top or at random (701.1b)"),
+    ("P damaged N by C", "ben damaged 7 by 10", "commander C dealt P N combat damage; 21 from one loses (903.10a)"),
     ("undo", "undo", "take back the last event"),
     ("end", "end", "the judge ends the game: finished, every action refused until undone (issue 9)"),
 )

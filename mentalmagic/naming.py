@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from .cards import Card, Nameable
+from .commander import describe, identity_of
 from .errors import AlreadyNamed, NameTaken, NotACandidate
+from .identity import Identity
 from .index import CandidateFinder, Verdict
 from .names import fold
 from .registry import NameRegistry
@@ -61,32 +64,43 @@ class Naming:
     finder: CandidateFinder
     fmt: str
     phyrexian_as_hybrid: bool = False
+    # 903.5c, D14(b): player id -> (their commander's colour identity, "Krenko, Mob Boss's")
+    identities: Mapping[str, tuple[Identity, str]] = field(default_factory=dict)
 
     @classmethod
     def for_game(cls, setup, finder: CandidateFinder) -> Naming:
-        """The naming rules of a game's setup (its format and D3 house option)."""
-        return cls(finder, setup.format, setup.phyrexian_as_hybrid)
+        """The naming rules of a game's setup (its format, D3 house option and commanders)."""
+        return cls(finder, setup.format, setup.phyrexian_as_hybrid, commander_identities(setup, finder.pool))
 
-    def verdict(self, printed: Card, name: str, taken=()) -> Verdict:
+    def identity(self, namer: str | None) -> tuple[Identity | None, str]:
+        """The identity ``namer`` names within (903.5c), and whose it is; None outside a commander game."""
+        return self.identities.get(namer, (None, "")) if namer is not None else (None, "")
+
+    def verdict(self, printed: Card, name: str, taken=(), namer: str | None = None) -> Verdict:
+        identity, whose = self.identity(namer)
         return self.finder.check(
-            name, printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid, taken=taken
+            name, printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid, taken=taken,
+            identity=identity, whose=whose,
         )
 
-    def resolve(self, printed: Card, name: str, registry: NameRegistry) -> Nameable:
-        """The entry ``name`` stands for, if ``printed`` may take it now (704.1, 704.2); else raise."""
-        v = self.verdict(printed, name, registry.taken_keys())
+    def resolve(self, printed: Card, name: str, registry: NameRegistry, namer: str | None = None) -> Nameable:
+        """The entry ``name`` stands for, if ``printed`` may take it now and ``namer`` may name it
+        (704.1, 704.2, 903.5c); else raise."""
+        v = self.verdict(printed, name, registry.taken_keys(), namer)
         if v.legal:
             return v.nameable  # type: ignore[return-value]
         raise refusal_for(v, name)
 
     def face_up_choice(
         self, printed: Card, via: str, registry: NameRegistry, since_seq: int, opponents: frozenset[str],
-        face_down_via: str | None = None,
+        face_down_via: str | None = None, namer: str | None = None,
     ) -> FaceUpChoice:
-        """The names a face-down card may take when turned face up (705.4, 705.4a, D6, D7)."""
+        """The names a face-down card may take when turned face up (705.4, 705.4a, D6, D7); in a
+        commander game only names ``namer`` could take count, in the 705.4a window too (903.5c)."""
         type_, keywords = face_up_filter(face_down_via, via)
         found = [n for n in self.finder.candidates(
             printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid,
+            identity=self.identity(namer)[0],
         ).candidates if fits(n.face, type_, keywords)]
         taken = registry.taken_keys()
         legal = tuple(n.name for n in found)
@@ -96,11 +110,11 @@ class Naming:
         by_opponent = any(r.player in opponents for name in window for r in registry.records_for(name))
         exception = not free and bool(window) and by_opponent
         return FaceUpChoice(via=via, legal=legal, free=free, window=window, exception=exception,
-                            type_=type_, keywords=keywords)
+                            type_=type_, keywords=keywords, namer=namer)
 
     def face_up_name(self, printed: Card, name: str, choice: FaceUpChoice) -> tuple[Nameable, str | None]:
         """Check ``name`` for a card turned face up; returns the entry and the exception used, if any."""
-        v = self.verdict(printed, name)
+        v = self.verdict(printed, name, namer=choice.namer)
         if not v.legal:
             raise refusal_for(v, name)
         n: Nameable = v.nameable  # type: ignore[assignment]
@@ -148,6 +162,7 @@ class FaceUpChoice:
     exception: bool  # 705.4a: nothing free, all the window taken since, one by an opponent
     type_: str | None = None  # what every legal name must be...
     keywords: Keywords = ()  # ...and have, one of each group (705.4, D13(c))
+    namer: str | None = None  # whose commander's identity the names are within (903.5c)
 
     @property
     def allowed(self) -> tuple[str, ...]:
@@ -169,6 +184,16 @@ class FaceUpChoice:
         if self.exception:
             return f"705.4a allows only the names free when it went face down: {', '.join(self.window)}"
         return "no legal name remains: turning it face up without a name records the game loss (D8)"
+
+
+def commander_identities(setup, pool) -> dict[str, tuple[Identity, str]]:
+    """903.5c, D14(b): each player's commander's colour identity (the union for two), and whose."""
+    out = {}
+    for p in setup.players:
+        cards = [pool.lookup(printed) for _cid, printed, pid in setup.commanders if pid == p.id]
+        if cards:
+            out[p.id] = (identity_of(cards), f"{describe(cards)}'s")
+    return out
 
 
 def refusal_for(v: Verdict, name: str) -> NameTaken | NotACandidate:

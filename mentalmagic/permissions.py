@@ -10,7 +10,19 @@ import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .commands import Command, Draw, EndGame, LeaveGame, Look, Move, Name, Reveal, Shuffle, TurnFaceUp
+from .commands import (
+    Command,
+    CommanderDamage,
+    Draw,
+    EndGame,
+    LeaveGame,
+    Look,
+    Move,
+    Name,
+    Reveal,
+    Shuffle,
+    TurnFaceUp,
+)
 from .errors import Forbidden, InvalidInput, PlayerOutOfGame, Unauthorized
 from .game import LOST, GameSetup, GameState
 from .zones import CONTROLLED_ZONES, HAND, HIDDEN_ZONES, LIBRARY, REMOVED
@@ -193,7 +205,16 @@ def _end_game(state, setup, actor, is_judge, cmd: EndGame) -> None:
     only_the_judge(Caller(actor, is_judge), "end the game")
 
 
+def _commander_damage(state, setup, actor, is_judge, cmd: CommanderDamage) -> None:
+    """The player dealt the damage records it, or the commander's controller; the judge anyone's."""
+    if is_judge:
+        return
+    if cmd.player != actor and state.card(cmd.commander).controller != actor:
+        raise Forbidden("commander damage is recorded by the player dealt it, the commander's controller "
+                        "or the judge")
+
+
 _CHECKS: dict[type[Command], Callable[..., None]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
-    LeaveGame: _leave_game, Shuffle: _shuffle, EndGame: _end_game,
+    LeaveGame: _leave_game, Shuffle: _shuffle, EndGame: _end_game, CommanderDamage: _commander_damage,
 }

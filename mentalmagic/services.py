@@ -15,8 +15,11 @@ from typing import Protocol
 
 from . import grammar, views
 from .actions import decide
+from .cards import Card
+from .commander import find_commanders, identity_of
 from .commands import Command, Shuffle
-from .errors import Forbidden, GameArchived, InvalidInput, UnknownPlayer
+from .errors import Forbidden, GameArchived, InvalidInput, NotACommander, UnknownPlayer
+from .formats import COMMANDER
 from .game import Event, Game, GameSetup, GameState, Player, check_setup
 from .game import undo as undo_last
 from .index import CandidateFinder
@@ -75,11 +78,18 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
     if shuffle:
         random.SystemRandom().shuffle(order)
     found = [pool.find(name) for name in order]  # French or face names become the English name
+    chosen = _commanders(pool, fmt, players)
+    commander_ids: list[str] = []
+    while len(commander_ids) < len(chosen):  # physical cards of their own, never from the library (D14(a))
+        cid = secrets.token_hex(5)
+        if cid not in ids and cid not in commander_ids:
+            commander_ids.append(cid)
     setup = GameSetup(
         format=fmt,
         players=tuple(Player(id=f"p{i}", name=p["name"], team=p.get("team")) for i, p in enumerate(players, 1)),
         library=tuple((cid, card.name if card else name) for cid, card, name in zip(ids, found, order, strict=True)),
         options=dict(options),
+        commanders=tuple((cid, card.name, pid) for cid, (pid, card) in zip(commander_ids, chosen, strict=True)),
     )
     check_setup(setup, pool)
     game = Game(_game_id(uow), setup, GameState.initial(setup), now())
@@ -90,11 +100,38 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
     return {
         "id": game.id,
         "judge_token": judge,
-        "players": [{"id": p.id, "name": p.name, "team": p.team, "token": tokens[p.id]} for p in setup.players],
+        "players": [{"id": p.id, "name": p.name, "team": p.team, "token": tokens[p.id],
+                     **({"commander": setup.commanders_of(p.id)[0], "commanders": list(setup.commanders_of(p.id))}
+                        if setup.commanders else {})} for p in setup.players],
         "library_size": len(setup.library),
         "format": fmt,
         "options": setup.options,
     }
+
+
+def _commanders(pool, fmt: str, players: list[dict]) -> list[tuple[str, Card]]:
+    """(player id, card) for every commander of a ``commander`` game (903.3, D14(a), D14(c)):
+    each player brings one, or two partners; 422 naming the field otherwise. Other formats have
+    none, so a commander given there is refused rather than silently dropped."""
+    out: list[tuple[str, Card]] = []
+    for i, p in enumerate(players):
+        field = f"players.{i}.commander"
+        names = p.get("commander")
+        if fmt != COMMANDER:
+            if names:
+                raise InvalidInput(f"only a {COMMANDER} game has commanders, not {fmt} (D14)",
+                                   fields={field: [f"not in a {fmt} game"]})
+            continue
+        if not names:
+            raise NotACommander("each player of a commander game brings a commander (D14(a), 903.6)",
+                                rule="903.3", field=field)
+        try:
+            cards = find_commanders(pool, names)
+            identity_of(cards)  # 903.4: an identity the card data doesn't give is refused now, not at a naming
+            out.extend((f"p{i + 1}", card) for card in cards)
+        except NotACommander as e:
+            raise NotACommander(e.message, rule=e.rule or "903.3", field=field) from None
+    return out
 
 
 def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict:
@@ -241,6 +278,9 @@ def face_up(uow: UnitOfWork, game_id: str, caller: Caller, card_id: str, via: st
         raise InvalidInput("this card is not a face-down permanent or spell", fields={"card": ["not face down"]})
     if not views.sees(c, caller):
         raise Forbidden("only its controller and the judge may ask what a face-down card could be")
+    if c.commander_of:  # played as itself (D14(a)): nothing to choose
+        return {"card": card_id, "via": c.turn_up_via(via), "allowed": [], "exception": False, "loses": False,
+                "advice": "a commander turns face up as itself, unnamed (D14(a))", "rule": "903.3"}
     choice = views.face_up_options(g.state, g.setup, uow.finder, card_id, via)
     return {"card": card_id, "via": choice.via, "allowed": list(choice.allowed), "exception": choice.exception,
             "loses": choice.loses, "advice": choice.advice(),

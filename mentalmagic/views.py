@@ -9,9 +9,11 @@ from __future__ import annotations
 import weakref
 
 from .cards import Card, Face, nonland
+from .commander import identity_of
 from .errors import UnknownCard
-from .game import Event, Game, GameSetup, GameState
+from .game import Event, Game, GameSetup, GameState, commander_tax
 from .grammar import handle_of
+from .identity import wubrg
 from .index import CandidateFinder
 from .mana import mana_value_number
 from .names import fold
@@ -122,7 +124,8 @@ def could_be(state: GameState, setup: GameSetup, finder: CandidateFinder, player
     taken = state.names.taken_keys()
     naming = Naming.for_game(setup, finder)
     return [c.id for c in state.zone(HAND, player)
-            if c.named_as is None and naming.verdict(finder.pool.lookup(c.printed), name, taken).legal]
+            if c.named_as is None and not c.commander_of
+            and naming.verdict(finder.pool.lookup(c.printed), name, taken, namer=player).legal]
 
 
 def face_up_options(state: GameState, setup: GameSetup, finder: CandidateFinder, card_id: str,
@@ -131,7 +134,7 @@ def face_up_options(state: GameState, setup: GameSetup, finder: CandidateFinder,
     c = state.card(card_id)
     return Naming.for_game(setup, finder).face_up_choice(
         finder.pool.lookup(c.printed), c.turn_up_via(via), state.names, c.face_down_seq or 0,
-        setup.opponents(c.namer), face_down_via=c.face_down_via)
+        setup.opponents(c.namer), face_down_via=c.face_down_via, namer=c.namer)
 
 
 # -- the views: plain dicts in API.md's shapes ------------------------------------------------
@@ -144,6 +147,10 @@ def card_view(c: CardState, caller: Caller, pool: CardPool) -> dict:
         "face_down": c.face_down, "pentaland": c.pentaland, "named_as": shown_name(c, caller),
         "revealed": c.revealed,
     }
+    # 903.3: a commander in every zone, face down included (D14(a)), to everyone: its card id was
+    # public in the command zone, so hiding the flag in a hand would hide nothing
+    if c.commander_of:
+        out["commander"] = True
     if sees(c, caller):
         facts = facts_of(pool, c)
         out["printed"] = c.printed
@@ -152,6 +159,24 @@ def card_view(c: CardState, caller: Caller, pool: CardPool) -> dict:
         out["colors"] = facts["colours"]  # 705.8
         out["nonland"] = facts["nonland"]  # 705.9
     return out
+
+
+def commander_view(setup: GameSetup, state: GameState, pid: str, pool: CardPool) -> dict:
+    """A player's commander(s) and what 903.8 and 903.10a count for them (D14); nothing outside a
+    commander game. ``commander`` is the first commander's card id, ``commanders`` every one."""
+    if not setup.commanders:
+        return {}
+    ids, p = setup.commanders_of(pid), state.players[pid]
+    identity = identity_of([pool.lookup(state.cards[cid].printed) for cid in ids]) if ids else frozenset()
+    return {
+        "commander": ids[0] if ids else None,
+        "commanders": list(ids),
+        "color_identity": wubrg(identity),
+        "commander_casts": {cid: p.commander_casts.get(cid, 0) for cid in ids},
+        # 903.8: what the next cast from the command zone costs more
+        "commander_tax": {cid: commander_tax(p.commander_casts.get(cid, 0)) for cid in ids},
+        "commander_damage": dict(sorted(p.commander_damage.items())),
+    }
 
 
 def event_view(e: Event, caller: Caller) -> dict:
@@ -197,7 +222,8 @@ def _build_game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
         "id": game.id,
         "format": game.setup.format,
         "options": game.setup.options,
-        "players": [{"id": p.id, "name": p.name, "team": p.team, "status": state.players[p.id].status}
+        "players": [{"id": p.id, "name": p.name, "team": p.team, "status": state.players[p.id].status,
+                     **commander_view(game.setup, state, p.id, pool)}
                     for p in game.setup.players],
         "library_size": len(state.library),
         "seq": state.seq,

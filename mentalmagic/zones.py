@@ -42,6 +42,7 @@ class CardState:
     face_down_by: str | None = None  # ...who played it so (D8 loser)...
     face_down_via: str | None = None  # ...and how (a morph must be named as a morph card)
     left_from: str | None = None  # the zone it left the game from
+    commander_of: str | None = None  # D14(a): whose commander it is, in every zone (903.3)
 
     def copy(self) -> CardState:
         return replace(self)

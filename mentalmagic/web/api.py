@@ -9,6 +9,7 @@ from flask import Blueprint, current_app, jsonify, request
 from .. import __version__
 from ..cards import Card
 from ..commander import describe, find_commanders, identity_of
+from ..errors import InvalidInput
 from ..formats import FORMATS, check_format
 from ..identity import Identity, wubrg
 from ..index import explain_empty
@@ -65,9 +66,18 @@ def load_query(schema) -> tuple[dict, Query]:
         if option is None:
             option = game.setup.phyrexian_as_hybrid
         taken = game.state.names.taken_keys()
+        if "player" in args:  # within that player's commander's identity (903.5c, D14(b))
+            commanders = _players_commanders(rt.pool, game, args["player"])
     printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
     identity = identity_of(commanders) if commanders else None
     return args, Query(printed, args.get("cost"), fmt, bool(option), taken, commanders, identity)
+
+
+def _players_commanders(pool, game, pid: str) -> tuple[Card, ...]:
+    """The commander cards of a player of ``game`` (none outside a commander game); 422 for nobody."""
+    if game.setup.player(pid) is None:
+        raise InvalidInput(f"no player {pid!r} in this game", fields={"player": ["unknown player"]})
+    return tuple(pool.lookup(game.state.cards[cid].printed) for cid in game.setup.commanders_of(pid))
 
 
 @bp.get("/health")

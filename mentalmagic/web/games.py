@@ -171,7 +171,7 @@ GAMES = "games"
 _AUTH = ("401", "404")  # every game route: a token of this game, and a game that exists
 register_operations("/games", {"post": Op(
     "createGame", GAMES, "Create a game (201): tokens are shown only in this answer", "CreateGameOut",
-    ("400", "413", "422"), body="CreateGameIn", status="201")})
+    ("400", "404", "413", "422"), body="CreateGameIn", status="201")})
 register_operations("/games/{game_id}", {"get": Op(
     "getGame", GAMES, "The game as the caller may see it", "GameOut", _AUTH)})
 register_operations("/games/{game_id}/actions", {"post": Op(

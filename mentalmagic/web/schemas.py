@@ -44,11 +44,20 @@ class _PrintedOrCost(Strict):
     commander = fields.List(fields.String(validate=validate.Length(max=300)), metadata={
         "description": "answer within this commander's colour identity (903.5c); repeat it for two "
                        "partners. One that can't be a commander is a 422 (903.3, D14(c))"})
+    player = fields.String(validate=validate.Length(min=1, max=64), metadata={
+        "description": "with game: answer within this player's commander's colour identity (903.5c)"})
 
     @validates_schema
     def one_of_printed_or_cost(self, data, **kwargs):
         if ("printed" in data) == ("cost" in data):
             raise ValidationError("give exactly one of printed or cost", field_name="printed")
+
+    @validates_schema
+    def player_of_a_game(self, data, **kwargs):
+        if "player" in data and not data.get("game"):
+            raise ValidationError("player is a player of a game: give game too", field_name="player")
+        if "player" in data and "commander" in data:
+            raise ValidationError("give commander or player, not both", field_name="player")
 
 
 class CandidatesQuery(_PrintedOrCost):
@@ -191,9 +200,26 @@ VIAS = list(ZONE_VIAS)
 _id = fields.String(validate=validate.Length(min=1, max=64))
 
 
+class CommanderNames(fields.Field):
+    """A player's commander: one name, or a list of two (partners, or a commander and a background)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        names = [value] if isinstance(value, str) else value
+        if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(
+                isinstance(n, str) and 1 <= len(n.strip()) <= 300 for n in names):
+            raise ValidationError("a card name, or a list of two (partners, D14(c))")
+        return [n.strip() for n in names]
+
+
 class PlayerIn(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=60))
     team = fields.String(allow_none=True, load_default=None, validate=validate.Length(min=1, max=60))
+    commander = CommanderNames(metadata={
+        "oneOf": [{"type": "string", "minLength": 1, "maxLength": 300},
+                  {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300},
+                   "minItems": 1, "maxItems": 2}],
+        "description": "format commander only, and required there: the player's commander, or a list of two "
+                       "partners (903.3, D14); 422 when it can't be one, and in any other format"})
 
 
 class OptionsIn(Strict):
@@ -225,6 +251,16 @@ class PlayerOut(Out):
     team = fields.String(allow_none=True)
     token = fields.String(metadata={"description": "shown once, at creation"})
     status = fields.String()
+    commander = fields.String(allow_none=True, metadata={"description": "commander games: the commander's card id"})
+    commanders = fields.List(fields.String(), metadata={"description": "commander games: every commander's card id"})
+    color_identity = fields.List(fields.String(), metadata={
+        "description": "commander games: the identity the player names within, WUBRG order (903.5c)"})
+    commander_casts = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
+        "description": "commander games: casts from the command zone, per commander card id (903.8)"})
+    commander_tax = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "commander games: what the next cast from the command zone costs more, '{2}' a cast (903.8)"})
+    commander_damage = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
+        "description": "commander games: combat damage taken, per commander card id; 21 loses (903.10a)"})
 
 
 class CreateGameOut(Out):
@@ -398,10 +434,21 @@ class EndGameIn(_Action):
     type = _kind(commands.EndGame)
 
 
+class CommanderDamageIn(_Action):
+    command = commands.CommanderDamage
+    type = _kind(commands.CommanderDamage)
+    player = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                           metadata={"description": "the player dealt the damage"})
+    commander = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                              metadata={"description": "the commander's card id"})
+    amount = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=1000),
+                            metadata={"description": "combat damage dealt (903.10a: 21 from one commander loses)"})
+
+
 ACTIONS: dict[str, type[_Action]] = {
     s.command.type: s for s in (DrawIn, MoveIn, NameIn, TurnFaceUpIn, RevealIn, LookIn, EndRevealIn, EndLookIn,
                                 LeaveGameIn, ShuffleIn, SearchLibraryIn,
-                                EndGameIn)
+                                EndGameIn, CommanderDamageIn)
 }
 
 
@@ -434,6 +481,7 @@ class GameCardOut(Out):
                        " card with no mana cost (its owner names it, 705.6)"})
     colors = fields.List(fields.String(), metadata={"description": "printed colours (705.8), if visible"})
     handle = fields.Integer(metadata={"description": "GET /games/{id}: the card's number in the line grammar"})
+    commander = fields.Boolean(metadata={"description": "present and true on a commander, in every zone (903.3)"})
 
 
 class FinishedOut(Out):
