@@ -63,7 +63,7 @@ def check_invariants(state: GameState) -> None:
             assert c.owner is not None  # 702.2: a card leaving the library always gets an owner
         if c.pentaland:  # 703.7, 703.8; never named while it is one (a name from before stays, D10)
             assert c.face_down and c.zone not in HIDDEN_ZONES
-            assert c.named_as is None or all(r.seq < c.face_down_seq for r in state.names.records() if r.card == c.id)
+            assert c.named_as is None or all(r.seq <= c.face_down_seq for r in state.names.records() if r.card == c.id)
 
 
 def check_one_card_per_name(state: GameState) -> None:
