@@ -786,6 +786,8 @@ def test_laptop_1366x768_keyboard_only(browser, base_url):
         wait_results(pg, 0)
         pg.locator("#game-input").focus()
         pg.keyboard.press("Tab")
+        sync_api.expect(pg.locator("#commander-input")).to_be_focused()
+        pg.keyboard.press("Tab")
         sync_api.expect(pg.locator("#phyrexian-input")).to_be_focused()
         pg.keyboard.press("Space")
         sync_api.expect(pg.locator("#excluded")).to_be_hidden()
