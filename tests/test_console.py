@@ -430,3 +430,35 @@ def test_a_player_leaves_by_click_and_the_judge_takes_it_back(browser, base_url)
     finally:
         guarded.context.close()
     guarded.check()
+
+
+def test_a_commander_game_starts_with_each_players_commander(browser, base_url):
+    """D14 on the start page: the commander fields appear for the commander format only, partners
+    are written "A + B", and the game starts with each commander face up in the command zone."""
+    guarded = Guarded(browser, base_url, viewport={"width": 1366, "height": 768})
+    pg = guarded.new_page()
+    expect = sync_api.expect
+    try:
+        pg.goto("/console")
+        expect(pg.locator("#player-commander-1")).to_be_hidden()
+        pg.locator("#format-select").select_option("commander")
+        expect(pg.locator("#player-commander-1")).to_be_visible()
+        pg.locator("#player-name-1").fill("Ana")
+        pg.locator("#player-commander-1").fill("Krenko, Mob Boss")
+        pg.locator("#player-name-2").fill("Ben")
+        pg.locator("#player-commander-2").fill("Thrasios, Triton Hero + Tymna the Weaver")
+        pg.locator("#deck-list").fill("Shock\nLightning Bolt\nCounterspell\n")
+        pg.locator("#start-game").click()
+        pg.wait_for_url(re.compile(r"/games/[\w-]+$"))
+        gid, kept = stored_game(pg)
+        game = api(base_url, "GET", f"/games/{gid}", kept["judge_token"])
+        assert game["format"] == "commander"
+        seats = {p["name"]: p for p in game["players"]}
+        assert seats["Ana"]["color_identity"] == ["R"]
+        assert len(seats["Ben"]["commanders"]) == 2
+        command_zone = {c["printed"] for c in game["cards"] if c["zone"] == "command"}
+        assert command_zone == {"Krenko, Mob Boss", "Thrasios, Triton Hero", "Tymna the Weaver"}
+        assert all(c["commander"] for c in game["cards"] if c["zone"] == "command")
+    finally:
+        guarded.context.close()
+    guarded.check()

@@ -16,6 +16,7 @@ def console_strings(_plural) -> dict[str, str]:
         "console.remove_player": _("Remove player {n}"),
         "console.player_name": _("Player {n}"),
         "console.team": _("Team (optional)"),
+        "console.commander": _("Commander (partners: A + B)"),
         **_plural("console.deck_option", "{name} ({n} card)", "{name} ({n} cards)"),
         "console.no_deck": _("No saved deck yet: paste a list and save it."),
         **_plural("console.deck_size", "{n} card in the deck.", "{n} cards in the deck."),

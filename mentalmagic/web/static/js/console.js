@@ -30,12 +30,17 @@ function addRow(name = "", team = "") {
   const i = rows.children.length + 1;
   const nameInput = el("input", { type: "text", id: `player-name-${i}`, maxlength: 60, autocomplete: "off", value: name });
   const teamInput = el("input", { type: "text", id: `player-team-${i}`, maxlength: 60, autocomplete: "off", value: team });
+  const commanderInput = el("input", { type: "text", id: `player-commander-${i}`, maxlength: 300, autocomplete: "off",
+    class: "commander-input", spellcheck: "false" });
+  const commanderField = el("div", { class: "field commander-field" },
+    el("label", { for: commanderInput.id, text: t("console.commander") }), commanderInput);
+  commanderField.hidden = !commanderGame();
   const remove = el("button", { type: "button", class: "small", text: t("console.remove"),
     "aria-label": t("console.remove_player", { n: i }) });
   const li = el("li", { class: "player-row" },
     el("div", { class: "field" }, el("label", { for: nameInput.id, text: t("console.player_name", { n: i }) }), nameInput),
     el("div", { class: "field" }, el("label", { for: teamInput.id, text: t("console.team") }), teamInput),
-    remove);
+    commanderField, remove);
   remove.addEventListener("click", () => {
     if (rows.children.length > 2) { li.remove(); $("add-player").disabled = false; }
   });
@@ -44,11 +49,21 @@ function addRow(name = "", team = "") {
   return nameInput;
 }
 
+const commanderGame = () => $("format-select").value === "commander";
+
+/** Each row's player; in a commander game with their commander, or two partners written "A + B" (D14). */
 function players() {
   return [...rows.querySelectorAll(".player-row")].map((li) => {
-    const [name, team] = li.querySelectorAll("input");
-    return { name: name.value.trim(), team: team.value.trim() || null };
+    const [name, team, commander] = li.querySelectorAll("input");
+    const p = { name: name.value.trim(), team: team.value.trim() || null };
+    const names = commander.value.split(" + ").map((n) => n.trim()).filter(Boolean);
+    if (commanderGame() && names.length) p.commander = names.length === 1 ? names[0] : names;
+    return p;
   }).filter((p) => p.name);
+}
+
+function formatChanged() {
+  for (const field of rows.querySelectorAll(".commander-field")) field.hidden = !commanderGame();
 }
 
 async function loadDecks(select = null) {
@@ -161,6 +176,7 @@ addRow();
 $("add-player").addEventListener("click", () => addRow().focus());
 $("check-deck").addEventListener("click", () => checkDeck(false));
 $("save-deck").addEventListener("click", () => checkDeck(true));
+$("format-select").addEventListener("change", formatChanged);
 $("source-saved").addEventListener("change", sourceChanged);
 $("source-list").addEventListener("change", sourceChanged);
 $("new-game").addEventListener("submit", start);
