@@ -10,6 +10,23 @@ from contextlib import contextmanager
 from waitress.server import create_server
 
 
+def games_app(tmp_path_factory, card_db_path, pool, finder, name: str):
+    """The Flask app over a fresh copy of the session card database (its own games) and the session pool."""
+    from mentalmagic.runtime import Runtime
+    from mentalmagic.web import create_app
+
+    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp(name) / "games.sqlite")
+    return create_app({"TESTING": True, "DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+
+
+def cli_over_session_pool(monkeypatch, pool, finder) -> None:
+    """The CLI's commands use the session's pool instead of loading one per command (the suite's speed)."""
+    from mentalmagic import cli
+    from mentalmagic.runtime import Runtime
+
+    monkeypatch.setattr(cli, "open_runtime", lambda path, **kw: Runtime(db_path=path, pool=pool, finder=finder))
+
+
 def fresh_games_db(card_db_path, path):
     """A copy of the session card database (schema applied, no game yet) at ``path``."""
     src, dst = sqlite3.connect(card_db_path), sqlite3.connect(path)

@@ -10,11 +10,10 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
-from support import fresh_games_db
+import support
 from test_api_games import ANA, API, BOB, CID, JUDGE, Game, assert_envelope, checked
 
-from mentalmagic.runtime import Runtime
-from mentalmagic.web import create_app, schemas
+from mentalmagic.web import schemas
 
 KRENKO = "Krenko, Mob Boss"  # {2}{R}{R}: mono-red
 THALIA = "Thalia, Guardian of Thraben"  # {1}{W}: mono-white
@@ -24,9 +23,7 @@ PARTNERS = ["Thrasios, Triton Hero", "Tymna the Weaver"]  # {G}{U} and {1}{W}{B}
 
 @pytest.fixture(scope="module")
 def games_app(tmp_path_factory, card_db_path, pool, finder):
-    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("api_commander_games") / "games.sqlite")
-    return create_app({"TESTING": True, "DATABASE": str(db),
-                       "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+    return support.games_app(tmp_path_factory, card_db_path, pool, finder, "api_commander_games")
 
 
 @pytest.fixture

@@ -6,11 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from support import fresh_games_db
+import support
 
-from mentalmagic.runtime import Runtime
 from mentalmagic.storage import connect
-from mentalmagic.web import create_app
 from mentalmagic.web.decks import DeckOut, DecksOut, deck_library
 
 API = "/api/v1"
@@ -19,9 +17,7 @@ LIST = "// cube\n4 Shock\nLightning Blot\n2 lions des savanes\nIce\n1 Black Lotu
 
 @pytest.fixture(scope="module")
 def decks_app(tmp_path_factory, card_db_path, pool, finder):
-    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("api_decks") / "decks.sqlite")
-    return create_app({"TESTING": True, "DATABASE": str(db),
-                       "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+    return support.games_app(tmp_path_factory, card_db_path, pool, finder, "api_decks")
 
 
 @pytest.fixture

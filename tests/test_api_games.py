@@ -12,11 +12,10 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from support import fresh_games_db
+import support
 
 from mentalmagic.names import fold
-from mentalmagic.runtime import Runtime
-from mentalmagic.web import create_app, schemas
+from mentalmagic.web import schemas
 
 API = "/api/v1"
 JUDGE = "judge"
@@ -27,9 +26,7 @@ CARD_FIELDS = {"id", "zone", "owner", "controller", "face_down", "pentaland", "n
 # -- the app: one fresh SQLite file per module, the session's card pool ---------------------------
 @pytest.fixture(scope="module")
 def games_app(tmp_path_factory, card_db_path, pool, finder):
-    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("api_games") / "games.sqlite")
-    return create_app({"TESTING": True, "DATABASE": str(db),
-                       "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+    return support.games_app(tmp_path_factory, card_db_path, pool, finder, "api_games")
 
 
 @pytest.fixture

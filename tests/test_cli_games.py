@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+import support
 from click.testing import CliRunner
 from support import fresh_games_db
 
@@ -29,10 +30,7 @@ def real_db(tmp_path, card_db_path, snapshot_path, monkeypatch):
 
 @pytest.fixture
 def db(real_db, pool, finder, monkeypatch):
-    from mentalmagic import cli
-    from mentalmagic.runtime import Runtime
-
-    monkeypatch.setattr(cli, "open_runtime", lambda path, **kw: Runtime(db_path=path, pool=pool, finder=finder))
+    support.cli_over_session_pool(monkeypatch, pool, finder)
     return real_db
 
 

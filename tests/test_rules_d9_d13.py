@@ -7,18 +7,15 @@ the given list, top first; players are p1 (Ana), p2 (Bob), p3 (Cid).
 from __future__ import annotations
 
 import pytest
-from support import fresh_games_db
+import support
 from test_api_games import ANA, BOB, CID, JUDGE, Game, names_table
 
-from mentalmagic.runtime import Runtime
-from mentalmagic.web import create_app, schemas
+from mentalmagic.web import schemas
 
 
 @pytest.fixture(scope="module")
 def games_app(tmp_path_factory, card_db_path, pool, finder):
-    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("rules_d9_d13") / "games.sqlite")
-    return create_app({"TESTING": True, "DATABASE": str(db),
-                       "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+    return support.games_app(tmp_path_factory, card_db_path, pool, finder, "rules_d9_d13")
 
 
 @pytest.fixture
