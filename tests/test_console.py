@@ -459,6 +459,16 @@ def test_a_commander_game_starts_with_each_players_commander(browser, base_url):
         command_zone = {c["printed"] for c in game["cards"] if c["zone"] == "command"}
         assert command_zone == {"Krenko, Mob Boss", "Thrasios, Triton Hero", "Tymna the Weaver"}
         assert all(c["commander"] for c in game["cards"] if c["zone"] == "command")
+        # the page shows each player's commanders, identity, casts and tax (903.8)...
+        lines = pg.locator(".commander-line")
+        expect(lines).to_have_count(2)
+        expect(lines.first).to_contain_text("Krenko, Mob Boss")
+        expect(lines.first).to_contain_text("next tax {0}")  # no cast yet (903.8)
+        # ...and follows commander damage a bot records through the API (903.10a)
+        krenko = seats["Ana"]["commander"]
+        api(base_url, "POST", f"/games/{gid}/actions", kept["judge_token"],
+            {"type": "commander_damage", "player": seats["Ben"]["id"], "commander": krenko, "amount": 5})
+        expect(lines.nth(1)).to_contain_text("5 combat damage from")
     finally:
         guarded.context.close()
     guarded.check()

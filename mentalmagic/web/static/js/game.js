@@ -169,7 +169,7 @@ function render() {
       el("span", { text: ` ${t("game.hand_size", { n: mine("hand") })} · ${t("game.controls", { n: controls })}`
         + ` · ${t("game.owns", { n: g.cards.filter((c) => c.owner === p.id && c.zone !== "removed").length })}` }),
       p.id === g.you ? el("span", { class: "mark mark-you", text: t("game.you") }) : null,
-      leaveButton(p));
+      leaveButton(p), commanderLine(g, p));
   }));
   $("library-line").textContent = t("game.library", { n: g.library_size });
   // zones
@@ -204,6 +204,26 @@ function render() {
 }
 
 /** D9: a player leaves; what they control only through an effect goes back by the command line's "returned". */
+/** A commander game's line for a player (D14): each commander, the identity names must keep to
+ * (903.5c), casts from the command zone and the next tax (903.8), combat damage taken (903.10a). */
+function commanderLine(g, p) {
+  if (!p.commanders || !p.commanders.length) return null;
+  const byId = new Map(g.cards.map((c) => [c.id, c]));
+  const cardName = (id) => {
+    const c = byId.get(id);
+    return c ? `#${c.handle} ${printedLabel(c) || ""}`.trim() : id;
+  };
+  const identity = p.color_identity.length ? manaCost(p.color_identity.map((x) => `{${x}}`).join(""))
+    : el("span", { text: t("game.colourless") });
+  const parts = p.commanders.map((id) => t("game.commander_casts", {
+    name: cardName(id), n: p.commander_casts[id] || 0, tax: p.commander_tax[id] || "{0}" }));
+  const damage = Object.entries(p.commander_damage || {}).map(([id, n]) => t("game.commander_damage",
+    { name: cardName(id), n }));
+  return el("div", { class: "commander-line" },
+    el("span", { text: `${t("game.commander")} ${parts.join(" · ")} · ${t("game.identity")} ` }), identity,
+    damage.length ? el("span", { text: ` · ${damage.join(", ")}` }) : null);
+}
+
 function leaveButton(p) {
   if (p.status !== "in_game" || !(isJudge() || seat() === p.id)) return null;
   const b = el("button", { type: "button", class: "small leave", text: t("game.leave"),
