@@ -7,8 +7,8 @@ Honest by construction (issue 8):
 - in process, the index is timed cold (no remembered answers) and warm, next to a brute-force
   scan that does the same job the same way (format and ban list filtered once, like the index);
 - HTTP routes are driven by a real load generator (Debian's ``wrk``) against the production
-  server started as ``mentalmagic serve`` starts it (bench/server.py: gunicorn with a worker per
-  core, and waitress, the single-process server), routes interleaved in rounds so that the
+  server started as ``mentalmagic serve`` starts it (bench/server.py: waitress with a process per
+  core, beside gunicorn and one waitress process), routes interleaved in rounds so that the
   machine's noise hits all alike; ratios are taken within a round, then their median reported;
 - process start to first answer (cards stored, and a fresh database), the CLI look-up, RSS/PSS
   of every server process, and the game paths: the judge's read of a 300-card game (wrk, with the
@@ -137,7 +137,7 @@ def request(port: int, method: str, path: str, body: dict | None = None, token: 
 class Server:
     """One server process (bench/server.py or a command), on 127.0.0.1, stopped on leaving."""
 
-    def __init__(self, ctx: Context, server: str = "gunicorn", workers: int | None = None, *,
+    def __init__(self, ctx: Context, server: str = "waitress", workers: int | None = None, *,
                  db_path: Path | None = None, cmd: list[str] | None = None):
         self.port = free_port()
         self.cmd = cmd or [sys.executable, str(SERVER), "--server", server, "--port", str(self.port)]
@@ -387,7 +387,9 @@ def section_http(ctx: Context) -> list[Row]:
         "autocomplete": [f"/api/v1/cards?q={quote(p, safe='')}" for p in prefixes],
     }
     library = [c.name for c in ctx.printed_sample("judge", 300)]
-    servers = [("gunicorn", a.workers), ("waitress", 1)]
+    # the default (`make serve`: waitress, a process per core) gives the ratios; gunicorn and one
+    # waitress process beside it, on the same routes in the same run
+    servers = [("waitress", a.workers), ("gunicorn", a.workers), ("waitress", 1)]
     results: dict[str, dict[str, list[float]]] = {}
     rows = []
     for server, workers in servers:
@@ -418,16 +420,19 @@ def section_http(ctx: Context) -> list[Row]:
             say(f"  {r:<20} {statistics.median(v):9,.0f} req/s   ratio to /health {ratio:5.2f}   "
                 f"(rounds: {', '.join(f'{x:,.0f}' for x in v)})")
             rows.append(Row(name, f"{label} {r}", statistics.median(v), "req/s"))
-            if server == "gunicorn" and r in ("candidates", "autocomplete", "judge_game", "candidates_player"):
+            if (server, workers) == ("waitress", a.workers) and r in ("candidates", "autocomplete", "judge_game",
+                                                                    "candidates_player"):
                 ctx.ratios[r] = ratio
-        roles = ["master", *["worker"] * (len(mem) - 1)] if server == "gunicorn" else ["process"]
+        roles = ["master", *["worker"] * (len(mem) - 1)] if workers > 1 else ["process"]
         say("  memory  " + "; ".join(f"{role} RSS {rss:,.0f} MiB, PSS {pss:,.0f} MiB"
                                      for role, (rss, pss) in zip(roles, mem, strict=False)))
         for i, (rss, pss) in enumerate(mem):
             rows.append(Row("memory", f"{label} process {i} RSS/PSS", rss, f"MiB (PSS {pss:,.0f})"))
-    g, w = results[f"gunicorn x{a.workers}"], results["waitress x1"]
-    say(f"  multi/single process: health x{statistics.median(g['health']) / statistics.median(w['health']):.2f}, "
-        f"candidates x{statistics.median(g['candidates']) / statistics.median(w['candidates']):.2f}")
+    w = results["waitress x1"]
+    for multi in (f"waitress x{a.workers}", f"gunicorn x{a.workers}"):
+        g = results[multi]
+        say(f"  {multi} / waitress x1: health x{statistics.median(g['health']) / statistics.median(w['health']):.2f}, "
+            f"candidates x{statistics.median(g['candidates']) / statistics.median(w['candidates']):.2f}")
     return rows
 
 
@@ -708,7 +713,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--seconds", type=int, default=2, help="wrk's time per route and round")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds over every route")
     p.add_argument("--no-warmup", dest="warmup", action="store_false", help="skip the unmeasured first pass")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="gunicorn workers (default: cores)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="server processes (default: cores)")
     p.add_argument("--starts", type=int, default=3, help="server starts timed per case")
     p.add_argument("--actions", type=int, default=400, help="durable actions timed (and raw inserts)")
     p.add_argument("--events", type=lambda s: [int(x) for x in s.split(",")], default=[1000, 10000],

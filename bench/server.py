@@ -1,6 +1,6 @@
 """The production server as `mentalmagic serve` runs it, plus one trivial route: the bench's target.
 
-    python bench/server.py --server gunicorn --port 5077 [--workers 2]
+    python bench/server.py [--server waitress|gunicorn] --port 5077 [--workers 2]
 
 Same app, same settings (mentalmagic/web/serving.py); ``/bench/trivial`` answers a constant, so
 the bench can tell Flask's and the server's own floor from what a route adds.
@@ -21,7 +21,7 @@ from mentalmagic.web import create_app, serving  # noqa: E402
 
 def main() -> None:
     p = argparse.ArgumentParser()
-    p.add_argument("--server", choices=serving.SERVERS, default="gunicorn")
+    p.add_argument("--server", choices=serving.SERVERS, default=serving.default_server())
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--workers", type=int, default=serving.default_workers())
     args = p.parse_args()
