@@ -157,12 +157,17 @@ def _excluded(count: int, printed, q, args) -> list[bytes]:
     """Why a question has no candidate: each same-cost card and the rule that keeps it out (asked only then)."""
     if count:
         return []
-    why = [{"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
-           for x in explain_empty(runtime().pool, printed=printed, cost=q.cost, fmt=q.fmt,
-                                  phyrexian_as_hybrid=q.phyrexian_as_hybrid,
-                                  type_=args.get("type"), keyword=args.get("keyword"),
-                                  identity=q.identity, whose=f"{describe(q.commanders)}'s")]
-    return [b',"excluded":', dumps(why)]
+
+    def build() -> list[dict]:
+        return [{"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
+                for x in explain_empty(runtime().pool, printed=printed, cost=q.cost, fmt=q.fmt,
+                                       phyrexian_as_hybrid=q.phyrexian_as_hybrid,
+                                       type_=args.get("type"), keyword=args.get("keyword"),
+                                       identity=q.identity, whose=f"{describe(q.commanders)}'s")]
+
+    key = (printed.name if printed is not None else None, str(q.cost) if q.cost is not None else None, q.fmt,
+           q.phyrexian_as_hybrid, args.get("type"), args.get("keyword"), tuple(c.name for c in q.commanders))
+    return [b',"excluded":', encoded().explained(key, build)]
 
 
 @bp.get("/check")

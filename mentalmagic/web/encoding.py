@@ -130,6 +130,7 @@ class Encoded:
         self._cards: dict[str, bytes] = {}
         self._summaries: dict[str, bytes] = {}
         self._fragments: dict[int, bytes] = {}
+        self._explained: dict[tuple, bytes] = {}
         self._lock = Lock()
 
     def fragment(self, n: Nameable) -> bytes:
@@ -151,6 +152,18 @@ class Encoded:
                 self._lists[id(base)] = enc
                 self._list_bytes += len(enc.joined)
         return enc
+
+    MAX_EXPLAINED = 20_000  # questions typed by users must not grow it forever
+
+    def explained(self, key: tuple, build) -> bytes:
+        """The encoded reason list of an empty answer (``build()``: a scan of the pool, ~7 ms), once
+        per question: it depends on the question alone, never on a game's taken names."""
+        out = self._explained.get(key)
+        if out is None:
+            out = dumps_kept(build())
+            if len(self._explained) < self.MAX_EXPLAINED:
+                self._explained[key] = out
+        return out
 
     def summary(self, card: Card) -> bytes:
         """``card_summary`` as bytes, for autocomplete (at most one per card of the pool)."""
