@@ -355,10 +355,12 @@ def explain_empty(
     """
     fmt = check_format(fmt)
     wanted = {c for pc in CandidateFinder.printed_costs(printed, cost) for c in pc.instantiations(phyrexian_as_hybrid)}
+    by_cost = _every_nameable_by_cost(pool, phyrexian_as_hybrid)
+    same_cost = sorted({at for c in wanted for at in by_cost.get(c, ())})  # in the pool's order, as a scan
     out: list[Exclusion] = []
     seen: set[str] = set()
-    for n in pool.nameables:
-        if n.key in seen or not (n.cost.instantiations(phyrexian_as_hybrid) & wanted):
+    for n in (pool.nameables[at] for at in same_cost):
+        if n.key in seen:
             continue
         seen.add(n.key)
         refusal = pool.refusal(n.card, fmt)
@@ -376,3 +378,24 @@ def explain_empty(
         if len(out) >= limit:
             break
     return out
+
+
+_BY_COST: dict[tuple[int, bool], tuple[CardPool, dict[ManaCost, list[int]]]] = {}
+_BY_COST_LOCK = Lock()
+
+
+def _every_nameable_by_cost(pool: CardPool, phyrexian_as_hybrid: bool) -> dict[ManaCost, list[int]]:
+    """Every nameable of the pool, legal or not, filed under each concrete reading of its cost (as
+    places in ``pool.nameables``): what explain_empty looks up instead of scanning 35k names (~7 ms)
+    per question. Built once per pool and option, on the first empty answer."""
+    key = (id(pool), bool(phyrexian_as_hybrid))
+    kept = _BY_COST.get(key)
+    if kept is not None and kept[0] is pool:
+        return kept[1]
+    with _BY_COST_LOCK:
+        by_cost: dict[ManaCost, list[int]] = defaultdict(list)
+        for at, n in enumerate(pool.nameables):
+            for c in n.cost.instantiations(phyrexian_as_hybrid):
+                by_cost[c].append(at)
+        _BY_COST[key] = (pool, dict(by_cost))
+    return _BY_COST[key][1]
