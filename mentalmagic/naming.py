@@ -186,11 +186,16 @@ class FaceUpChoice:
         return "no legal name remains: turning it face up without a name records the game loss (D8)"
 
 
+def commander_cards(setup, pool, pid: str) -> tuple:
+    """A player's commander card(s) as printed (none outside a commander game), D14(a)."""
+    return tuple(pool.lookup(printed) for _cid, printed, owner in setup.commanders if owner == pid)
+
+
 def commander_identities(setup, pool) -> dict[str, tuple[Identity, str]]:
     """903.5c, D14(b): each player's commander's colour identity (the union for two), and whose."""
     out = {}
     for p in setup.players:
-        cards = [pool.lookup(printed) for _cid, printed, pid in setup.commanders if pid == p.id]
+        cards = commander_cards(setup, pool, p.id)
         if cards:
             out[p.id] = (identity_of(cards), f"{describe(cards)}'s")
     return out

@@ -17,7 +17,7 @@ from .identity import wubrg
 from .index import CandidateFinder
 from .mana import mana_value_number
 from .names import fold
-from .naming import FaceUpChoice, Naming
+from .naming import FaceUpChoice, Naming, commander_cards
 from .permissions import Caller
 from .pool import CardPool
 from .zones import HAND, LIBRARY, REMOVED, CardState
@@ -167,7 +167,7 @@ def commander_view(setup: GameSetup, state: GameState, pid: str, pool: CardPool)
     if not setup.commanders:
         return {}
     ids, p = setup.commanders_of(pid), state.players[pid]
-    identity = identity_of([pool.lookup(state.cards[cid].printed) for cid in ids]) if ids else frozenset()
+    identity = identity_of(commander_cards(setup, pool, pid)) if ids else frozenset()
     return {
         "commander": ids[0] if ids else None,
         "commanders": list(ids),

@@ -14,6 +14,7 @@ from ..formats import FORMATS, check_format
 from ..identity import Identity, wubrg
 from ..index import explain_empty
 from ..mana import ManaCost
+from ..naming import commander_cards
 from . import schemas
 from .encoding import Encoded, dumps
 from .views import card_json
@@ -77,7 +78,7 @@ def _players_commanders(pool, game, pid: str) -> tuple[Card, ...]:
     """The commander cards of a player of ``game`` (none outside a commander game); 422 for nobody."""
     if game.setup.player(pid) is None:
         raise InvalidInput(f"no player {pid!r} in this game", fields={"player": ["unknown player"]})
-    return tuple(pool.lookup(game.state.cards[cid].printed) for cid in game.setup.commanders_of(pid))
+    return commander_cards(game.setup, pool, pid)
 
 
 @bp.get("/health")
