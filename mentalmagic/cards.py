@@ -180,8 +180,14 @@ class Nameable:
         return self.card.color_identity
 
 
-def card_from_record(rec: dict) -> Card:
-    """Build a Card from a record of the card-data layer (see ``cards/__init__.py``)."""
+def card_from_record(rec: dict, shared: dict | None = None) -> Card:
+    """Build a Card from a record of the card-data layer (see ``cards/__init__.py``).
+
+    ``shared``, one dict passed to every call of a pool's build, makes equal values one object:
+    ~35k cards have 33 distinct legalities, 32 identities and a few hundred type lines, so the
+    pool (and every process that loads it) holds each once.
+    """
+    one = _Shared(shared if shared is not None else {})
     faces = []
     for f in sorted(rec["faces"], key=lambda f: f["position"]):
         raw = f.get("mana_cost")
@@ -192,23 +198,50 @@ def card_from_record(rec: dict) -> Card:
                 name=f["name"],
                 french_name=f.get("french_name"),
                 cost=cost,
-                mana_value=mv if mv is not None else (cost.mana_value if cost is not None else None),
-                type_line=f.get("type_line") or "",
-                types=tuple(f.get("types") or ()),
-                keywords=tuple(f.get("keywords") or ()),
+                # a float whatever the record holds: the tables store a REAL, JSON may give an int
+                mana_value=float(mv) if mv is not None else (cost.mana_value if cost is not None else None),
+                type_line=one.text(f.get("type_line") or ""),
+                types=one.value("types", tuple(f.get("types") or ())),
+                keywords=one.value("keywords", tuple(f.get("keywords") or ())),
                 text=f.get("text") or "",
-                power=f.get("power"),
-                toughness=f.get("toughness"),
-                loyalty=f.get("loyalty"),
-                defense=f.get("defense"),
-                colors=None if f.get("colors") is None else parse_identity(f["colors"]),
+                power=one.text(f.get("power")),
+                toughness=one.text(f.get("toughness")),
+                loyalty=one.text(f.get("loyalty")),
+                defense=one.text(f.get("defense")),
+                colors=None if f.get("colors") is None else one.identity(f["colors"]),
             )
         )
+    # by format, as the tables store them (and as an answer lists them)
+    legalities = tuple(sorted((rec.get("legalities") or {}).items()))
     return Card(
         name=rec["name"],
         french_name=rec.get("french_name"),
-        layout=rec.get("layout") or "normal",
+        layout=one.text(rec.get("layout") or "normal"),
         faces=tuple(faces),
-        legalities=dict(rec.get("legalities") or {}),
-        color_identity=None if rec.get("color_identity") is None else parse_identity(rec["color_identity"]),
+        legalities=one.made("legalities", legalities, dict),
+        color_identity=None if rec.get("color_identity") is None else one.identity(rec["color_identity"]),
     )
+
+
+class _Shared:
+    """One object per distinct value, kept in a dict a whole build shares (see card_from_record)."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self, seen: dict):
+        self.seen = seen
+
+    def text(self, text: str | None) -> str | None:
+        return None if text is None else self.seen.setdefault(text, text)
+
+    def value(self, kind: str, value: tuple) -> tuple:
+        return self.seen.setdefault((kind, value), value)
+
+    def made(self, kind: str, key: tuple, make):
+        found = self.seen.get((kind, key))
+        if found is None:
+            found = self.seen[(kind, key)] = make(key)
+        return found
+
+    def identity(self, letters) -> Identity:
+        return self.made("identity", tuple(letters), parse_identity)

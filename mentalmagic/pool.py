@@ -32,7 +32,15 @@ class CardPool:
     """All cards, their nameable entries, and name look-ups (English or French, any face)."""
 
     def __init__(self, cards: list[Card], bans: BanList, info: PoolInfo):
-        self.cards = tuple(sorted(cards, key=lambda c: fold(c.name)))
+        memo: dict[str, str] = {}  # each name is folded ~4 times below: once is enough
+
+        def folded(name: str) -> str:
+            key = memo.get(name)
+            if key is None:
+                key = memo[name] = fold(name)
+            return key
+
+        self.cards = tuple(sorted(cards, key=lambda c: folded(c.name)))
         self.bans = bans
         self.info = info
         self._exact: dict[str, Card] = {}
@@ -41,22 +49,22 @@ class CardPool:
         self._by_name: dict[str, list[Nameable]] = defaultdict(list)
         self._by_french: dict[str, list[Nameable]] = defaultdict(list)
         for card in self.cards:
-            self._exact.setdefault(fold(card.name), card)
+            self._exact.setdefault(folded(card.name), card)
             for f in card.faces:
-                self._face.setdefault(fold(f.name), card)
+                self._face.setdefault(folded(f.name), card)
                 if f.french_name:
-                    self._face.setdefault(fold(f.french_name), card)
+                    self._face.setdefault(folded(f.french_name), card)
             self.nameables.extend(card.nameables())
         # Sorted by name once, so an index can keep positions and a query sorts integers.
         self.nameables.sort(key=lambda n: (n.name.casefold(), n.name))
         for n in self.nameables:
             self._by_name[n.key].append(n)
             if n.french_name:
-                self._by_french[fold(n.french_name)].append(n)
+                self._by_french[folded(n.french_name)].append(n)
         for card in self.cards:  # French full names rank after every English name
             if card.french_name:
-                self._exact.setdefault(fold(card.french_name), card)
-        self._search_texts, self._search_scores = self._build_search_keys()
+                self._exact.setdefault(folded(card.french_name), card)
+        self._search_texts, self._search_scores = self._build_search_keys(folded)
         self._best: dict[str, array] = {}  # the best answers of common prefixes, kept on first use
 
     def __len__(self) -> int:
@@ -100,7 +108,7 @@ class CardPool:
     # query sorts plain ints: rank 0 for a whole name, 1 for a word inside it.
     _RANK, _LEN = 1 << 40, 1 << 20
 
-    def _build_search_keys(self) -> tuple[list[str], array]:
+    def _build_search_keys(self, folded=fold) -> tuple[list[str], array]:
         """Folded texts from each word start, sorted, and their scores: prefix search by bisect."""
         texts: list[str] = []
         scores: list[int] = []
@@ -108,9 +116,9 @@ class CardPool:
             labels = {card.name, *(f.name for f in card.faces)}
             if card.french_name:
                 labels |= {card.french_name, *(f.french_name for f in card.faces if f.french_name)}
-            base = len(fold(card.name)) * self._LEN + pos  # folded once here, never per query
+            base = len(folded(card.name)) * self._LEN + pos  # folded once here, never per query
             for label in labels:
-                text = fold(label)
+                text = folded(label)
                 texts.append(text)  # the whole name: ranks first
                 scores.append(base)
                 for m in _WORD_START.finditer(text):

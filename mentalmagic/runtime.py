@@ -19,6 +19,7 @@ from pathlib import Path
 
 from cards import Source, source_from_env
 
+from .cards import Card
 from .index import CandidateFinder
 from .pool import CardPool
 from .storage import connect
@@ -60,33 +61,40 @@ def terminal_progress(label: str, every: float = 2.0):
     return tick
 
 
-def ensure_cards(db_path: Path, source: Source | None = None, *, force: bool = False) -> bool:
-    """Build the card tables if the stored ones come from another source; True if built."""
+def ensure_cards(db_path: Path, source: Source | None = None, *, force: bool = False,
+                 keep: list[Card] | None = None) -> bool:
+    """Build the card tables if the stored ones come from another source; True if built (and
+    then the cards imported are appended to ``keep``, when given: see ``build_cards``)."""
     source = source or source_from_env()
     db = connect(db_path)
     try:
         if not force and is_current(db, source):
             return False
         tick = terminal_progress(f"importing {source.label}")
-        n = build_cards(db, source, tick)
+        n = build_cards(db, source, tick, keep)
         print(f"\rimported {n} cards from {source.label}", file=sys.stderr)
         return True
     finally:
         db.conn.close()
 
 
-def open_runtime(db_path: Path, source: Source | None = None, *, rebuild: bool = True) -> Runtime:
+def open_runtime(db_path: Path, source: Source | None = None, *, rebuild: bool = True,
+                 built: list[Card] | None = None) -> Runtime:
     """Load the pool and its default index, first making the card tables current.
 
     ``rebuild=False`` (the CLI's look-ups) builds only an empty database and
     otherwise uses the stored cards as they are: a judge's query must never
     swap the cards under a running server. ``stale_source()`` says when they differ.
+    ``built``: the cards the caller has just imported into the tables (``ensure_cards(keep=)``).
     """
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     if rebuild or not has_cards(db_path):
-        ensure_cards(db_path, source)
-    finder = read_finder(db_path)  # with the default format's index, from the pool cache when current
+        imported: list[Card] = []
+        if ensure_cards(db_path, source, keep=imported):
+            built = imported
+    # with the default format's index, from the pool cache when current, else from the cards just imported
+    finder = read_finder(db_path, cards=built or None)
     return Runtime(db_path=db_path, pool=finder.pool, finder=finder)
 
 
@@ -186,9 +194,10 @@ def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
         raise StartupError(_one_line(e)) from None
     check_card_file(source)
     check_database(db_path)
+    built: list[Card] = []  # the cards imported, if any: the pool is built from them, not read back
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
-        ensure_cards(db_path, source)
+        ensure_cards(db_path, source, keep=built)
     except sqlite3.DatabaseError as e:
         raise StartupError(f"the database {db_path} can't be used ({_one_line(e)}): restore it from a backup "
                            "or move it away") from None
@@ -202,7 +211,7 @@ def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
         raise StartupError(f"{problem}: rebuild them with `mentalmagic build-cards --force` "
                            "(same MENTALMAGIC_CARDS)")
     try:
-        return open_runtime(db_path, source, rebuild=False)
+        return open_runtime(db_path, source, rebuild=False, built=built)
     except ValueError as e:  # a bad MENTALMAGIC_BANLIST
         raise StartupError(_one_line(e)) from None
 

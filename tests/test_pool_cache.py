@@ -3,6 +3,7 @@ a CLI look-up read the cache, and every change of what it was built from rebuild
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 
@@ -10,7 +11,8 @@ from test_importers import TINY, write
 
 from cards import source_from_env
 from mentalmagic.runtime import ensure_cards
-from mentalmagic.storage.carddb import pool_cache_path, read_finder, read_pool
+from mentalmagic.storage import connect
+from mentalmagic.storage.carddb import load_pool, pool_cache_path, read_finder, read_pool
 
 
 def names(finder):
@@ -108,3 +110,39 @@ def test_the_pool_cache_holds_no_ban_list_of_its_own_when_one_is_passed(tmp_path
 
     assert read_pool(db_path, BanList([])).bans.entries == ()
     assert not pool_cache_path(db_path).exists()  # an explicit list bypasses the cache
+
+
+def _deep(value):
+    """Every field of a card, face or name, with its type: what an answer could show."""
+    if dataclasses.is_dataclass(value):
+        return type(value).__name__, [(f.name, _deep(getattr(value, f.name))) for f in dataclasses.fields(value)]
+    if isinstance(value, dict):
+        return "dict", [(k, _deep(v)) for k, v in value.items()]  # in order: an answer lists them so
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, [_deep(v) for v in value]
+    if isinstance(value, frozenset):
+        return "frozenset", sorted(value)
+    return type(value).__name__, repr(value)
+
+
+def test_a_first_start_builds_from_the_imported_cards_the_pool_the_tables_give(tmp_path):
+    db_path = tmp_path / "cards.sqlite"
+    imported = []
+    assert ensure_cards(db_path, source_from_env(str(write(tmp_path / "a.json", TINY))), keep=imported) is True
+    assert len(imported) == len(TINY["data"])
+    db = connect(db_path)
+    try:
+        from_import, from_tables = load_pool(db, cards=imported), load_pool(db)
+    finally:
+        db.conn.close()
+    assert [_deep(c) for c in from_import.cards] == [_deep(c) for c in from_tables.cards]
+    assert [_deep(n) for n in from_import.nameables] == [_deep(n) for n in from_tables.nameables]
+    assert from_import._search_texts == from_tables._search_texts
+
+
+def test_equal_values_of_a_pool_are_one_object(tmp_path):
+    db_path = tmp_path / "cards.sqlite"
+    ensure_cards(db_path, source_from_env(str(write(tmp_path / "a.json", TINY))))
+    cards = read_finder(db_path).pool.cards
+    assert len({id(c.legalities) for c in cards}) < len(cards)  # ~35k cards, 33 distinct legalities
+    assert len({id(f.types) for c in cards for f in c.faces}) < sum(len(c.faces) for c in cards)

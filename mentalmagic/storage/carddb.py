@@ -18,7 +18,7 @@ import sqlite_utils
 from cards import Source
 from cards.banlist import banlist_path, read_banlist
 
-from ..cards import card_from_record
+from ..cards import Card, card_from_record
 from ..formats import BanList
 from ..index import CandidateFinder
 from ..pool import CardPool, PoolInfo
@@ -28,10 +28,6 @@ from . import connect, transaction
 # before it are rebuilt from their source (2: colour identity and face colours, #10; tables
 # from before it also lack the power, toughness, loyalty and defense columns' values).
 CARD_SCHEMA = 2
-
-
-def _json_or_none(value) -> str | None:
-    return None if value is None else json.dumps(list(value))
 
 
 def stored_source(db: sqlite_utils.Database) -> dict | None:
@@ -48,18 +44,36 @@ _FACE_COLUMNS = ("card_name", "position", "name", "french_name", "mana_cost", "m
                  "types", "keywords", "power", "toughness", "loyalty", "defense", "colors")
 
 
-def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int:
-    """Replace the card tables with ``source``'s cards in one transaction; return the count."""
+def build_cards(db: sqlite_utils.Database, source: Source, progress=None, keep: list[Card] | None = None) -> int:
+    """Replace the card tables with ``source``'s cards in one transaction; return the count.
+
+    With ``keep``, the imported cards are also appended to it as the domain's Cards, built from
+    the same records (``load_pool(db, cards=keep)``): a first start doesn't read back the tables
+    it just wrote.
+    """
     cards, faces = [], []
+    shared: dict = {}
+    texts: dict = {}  # ~35k cards have a few hundred distinct lists of types, keywords, colours: each dumped once
+
+    def dumped(value, **kw) -> str | None:
+        if value is None:
+            return None
+        key = (dict, *value.items()) if isinstance(value, dict) else tuple(value)
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = json.dumps(value if isinstance(value, dict) else list(value), **kw)
+        return text
+
     for rec in source.records(progress):
-        cards.append((rec["name"], rec["french_name"], rec["layout"], json.dumps(rec["legalities"], sort_keys=True),
-                      _json_or_none(rec.get("color_identity"))))
+        if keep is not None and rec["faces"]:
+            keep.append(card_from_record(rec, shared))
+        cards.append((rec["name"], rec["french_name"], rec["layout"], dumped(rec["legalities"], sort_keys=True),
+                      dumped(rec.get("color_identity"))))
         for f in rec["faces"]:
-            faces.append((rec["name"], *(f[k] for k in ("position", "name", "french_name", "mana_cost", "mana_value",
-                                                         "type_line", "text")),
-                          json.dumps(f["types"]), json.dumps(f["keywords"]),
-                          *(f.get(k) for k in ("power", "toughness", "loyalty", "defense")),
-                          _json_or_none(f.get("colors"))))
+            faces.append((rec["name"], f["position"], f["name"], f["french_name"], f["mana_cost"], f["mana_value"],
+                          f["type_line"], f["text"], dumped(f["types"]), dumped(f["keywords"]),
+                          f.get("power"), f.get("toughness"), f.get("loyalty"), f.get("defense"),
+                          dumped(f.get("colors"))))
     with transaction(db):  # all or nothing: a failed import leaves the old pool in place
         db.execute("delete from faces")
         db.execute("delete from cards")
@@ -86,11 +100,25 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None) -> int
     return len(cards)
 
 
-def load_pool(db: sqlite_utils.Database, bans: BanList | None = None) -> CardPool:
-    """Read every card into memory as the domain's CardPool."""
+def load_pool(db: sqlite_utils.Database, bans: BanList | None = None, cards: list[Card] | None = None) -> CardPool:
+    """Read every card into memory as the domain's CardPool; ``cards``, when given, are the
+    tables' cards already in memory (``build_cards(..., keep=)``), and only the source is read."""
     meta = stored_source(db)
     if meta is None:
         raise LookupError("the card database is empty: run `mentalmagic build-cards`")
+    if cards is None:
+        cards = _read_cards(db)
+    info = PoolInfo(
+        source=meta["label"],
+        built_at=meta["built_at"],
+        lacks=tuple(json.loads(meta["lacks"])),
+        legalities_known=bool(meta["legalities_known"]),
+        french_known=bool(meta["french_known"]),
+    )
+    return CardPool(cards, bans if bans is not None else read_banlist(), info)
+
+
+def _read_cards(db: sqlite_utils.Database) -> list[Card]:
     parsed: dict[str, object] = {}  # a few hundred distinct texts among ~100k: parse each once
 
     def loads(text: str):
@@ -106,20 +134,14 @@ def load_pool(db: sqlite_utils.Database, bans: BanList | None = None) -> CardPoo
         f["colors"] = None if f.get("colors") is None else loads(f["colors"])
         faces[f["card_name"]].append(f)
     cards = []
+    shared: dict = {}
     for c in db.query("select * from cards"):
         c["legalities"] = loads(c["legalities"])
         c["color_identity"] = None if c.get("color_identity") is None else loads(c["color_identity"])
         c["faces"] = faces.get(c["name"], [])
         if c["faces"]:
-            cards.append(card_from_record(c))
-    info = PoolInfo(
-        source=meta["label"],
-        built_at=meta["built_at"],
-        lacks=tuple(json.loads(meta["lacks"])),
-        legalities_known=bool(meta["legalities_known"]),
-        french_known=bool(meta["french_known"]),
-    )
-    return CardPool(cards, bans if bans is not None else read_banlist(), info)
+            cards.append(card_from_record(c, shared))
+    return cards
 
 
 # The modules whose classes a cached finder holds: a change to any of them invalidates the cache.
@@ -169,12 +191,13 @@ def _write_cached(path: Path, signature: str, finder: CandidateFinder) -> None:
         tmp.unlink(missing_ok=True)  # a read-only folder: every start loads from SQLite instead
 
 
-def read_finder(db_path, *, cache: bool = True) -> CandidateFinder:
+def read_finder(db_path, *, cache: bool = True, cards: list[Card] | None = None) -> CandidateFinder:
     """The stored pool with the ban list and its default index, as a CandidateFinder.
 
     Built from the tables, it is cached in a pickle beside the database file (written here,
     read back only when ``pool_signature`` matches), so a restart or a CLI look-up reads it in
-    a fraction of the time it takes to rebuild it.
+    a fraction of the time it takes to rebuild it. ``cards``: the tables' cards, just imported
+    (``build_cards(..., keep=)``), so that a first start builds its pool without reading them back.
     """
     db = connect(db_path, apply_schema=False)
     try:
@@ -185,7 +208,7 @@ def read_finder(db_path, *, cache: bool = True) -> CandidateFinder:
             finder = _read_cached(path, signature)
             if finder is not None:
                 return finder
-        finder = CandidateFinder(load_pool(db))
+        finder = CandidateFinder(load_pool(db, cards=cards))
     finally:
         db.conn.close()
     for fmt in CACHED_FORMATS:
