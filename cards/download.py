@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import urllib.request
 from pathlib import Path
 
 DEFAULT_URL = "https://mtgjson.com/api/v5/AtomicCards.json.xz"
@@ -22,6 +21,8 @@ def download(url: str, dest: Path, progress=None, timeout: float = 60) -> Path:
 
     ``progress(done_bytes, total_bytes_or_None)`` is called as bytes arrive.
     """
+    import urllib.request  # here: every CLI command imports this module, few download (~15 ms)
+
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     req = urllib.request.Request(url, headers={"User-Agent": "mentalmagic-arbiter"})

@@ -171,11 +171,13 @@ def _read_cached(path: Path, signature: str) -> CandidateFinder | None:
         with open(path, "rb") as fh:
             if pickle.load(fh) != signature:
                 return None
+            collecting = gc.isenabled()
             gc.disable()  # ~100k objects that all live on: collecting while they load is wasted work
             try:
                 return pickle.load(fh)
             finally:
-                gc.enable()
+                if collecting:  # a caller that turned it off (the CLI, serve) freezes the pool first
+                    gc.enable()
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
         return None  # absent, half-written by a crash, or from older code: rebuild it
 
