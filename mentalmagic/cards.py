@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -160,7 +161,8 @@ class Nameable:
     key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "key", fold(self.name))  # the registry's identity of a name
+        # the registry's identity of a name; interned, so the pool's look-up keys are this same string
+        object.__setattr__(self, "key", sys.intern(fold(self.name)))
 
     @property
     def cost(self) -> ManaCost:
@@ -199,7 +201,7 @@ def card_from_record(rec: dict, shared: dict | None = None) -> Card:
                 french_name=f.get("french_name"),
                 cost=cost,
                 # a float whatever the record holds: the tables store a REAL, JSON may give an int
-                mana_value=float(mv) if mv is not None else (cost.mana_value if cost is not None else None),
+                mana_value=one.number(float(mv)) if mv is not None else (cost.mana_value if cost is not None else None),
                 type_line=one.text(f.get("type_line") or ""),
                 types=one.value("types", tuple(f.get("types") or ())),
                 keywords=one.value("keywords", tuple(f.get("keywords") or ())),
@@ -233,6 +235,9 @@ class _Shared:
 
     def text(self, text: str | None) -> str | None:
         return None if text is None else self.seen.setdefault(text, text)
+
+    def number(self, value: float) -> float:
+        return self.seen.setdefault(("number", value), value)
 
     def value(self, kind: str, value: tuple) -> tuple:
         return self.seen.setdefault((kind, value), value)

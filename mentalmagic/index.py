@@ -9,6 +9,7 @@ identity (903.5c) filters the remembered list of a cost, and is remembered too.
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ class CostIndex:
             if pool.refusal(n.card, fmt) is None:
                 for concrete in n.cost.instantiations(phyrexian_as_hybrid):
                     by_cost[concrete].append(pos)
-        self.by_cost = {k: tuple(v) for k, v in by_cost.items()}
+        self.by_cost = {k: array("i", v) for k, v in by_cost.items()}  # ~34k positions, not ~34k int objects
         # names more than one entry answers to ("Start"): the identity filter reads all of them
         self.shared_keys = frozenset(k for k, count in Counter(n.key for n in self.nameables).items() if count > 1)
         self.size = sum(len(v) for v in self.by_cost.values())
@@ -380,11 +381,11 @@ def explain_empty(
     return out
 
 
-_BY_COST: dict[tuple[int, bool], tuple[CardPool, dict[ManaCost, list[int]]]] = {}
+_BY_COST: dict[tuple[int, bool], tuple[CardPool, dict[ManaCost, array]]] = {}
 _BY_COST_LOCK = Lock()
 
 
-def _every_nameable_by_cost(pool: CardPool, phyrexian_as_hybrid: bool) -> dict[ManaCost, list[int]]:
+def _every_nameable_by_cost(pool: CardPool, phyrexian_as_hybrid: bool) -> dict[ManaCost, array]:
     """Every nameable of the pool, legal or not, filed under each concrete reading of its cost (as
     places in ``pool.nameables``): what explain_empty looks up instead of scanning 35k names (~7 ms)
     per question. Built once per pool and option, on the first empty answer."""
@@ -397,5 +398,5 @@ def _every_nameable_by_cost(pool: CardPool, phyrexian_as_hybrid: bool) -> dict[M
         for at, n in enumerate(pool.nameables):
             for c in n.cost.instantiations(phyrexian_as_hybrid):
                 by_cost[c].append(at)
-        _BY_COST[key] = (pool, dict(by_cost))
+        _BY_COST[key] = (pool, {c: array("i", at) for c, at in by_cost.items()})  # ints packed: every worker keeps it
     return _BY_COST[key][1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from array import array
 from bisect import bisect_left
 from collections import defaultdict
@@ -37,7 +38,7 @@ class CardPool:
         def folded(name: str) -> str:
             key = memo.get(name)
             if key is None:
-                key = memo[name] = fold(name)
+                key = memo[name] = sys.intern(fold(name))  # the same object as its Nameable's key
             return key
 
         self.cards = tuple(sorted(cards, key=lambda c: folded(c.name)))
@@ -46,8 +47,8 @@ class CardPool:
         self._exact: dict[str, Card] = {}
         self._face: dict[str, Card] = {}
         self.nameables: list[Nameable] = []
-        self._by_name: dict[str, list[Nameable]] = defaultdict(list)
-        self._by_french: dict[str, list[Nameable]] = defaultdict(list)
+        by_name: dict[str, list[Nameable]] = defaultdict(list)
+        by_french: dict[str, list[Nameable]] = defaultdict(list)
         for card in self.cards:
             self._exact.setdefault(folded(card.name), card)
             for f in card.faces:
@@ -58,9 +59,12 @@ class CardPool:
         # Sorted by name once, so an index can keep positions and a query sorts integers.
         self.nameables.sort(key=lambda n: (n.name.casefold(), n.name))
         for n in self.nameables:
-            self._by_name[n.key].append(n)
+            by_name[n.key].append(n)
             if n.french_name:
-                self._by_french[folded(n.french_name)].append(n)
+                by_french[folded(n.french_name)].append(n)
+        # tuples: ~50k of them, most of one name, live as long as the pool (and in every process)
+        self._by_name = {k: tuple(v) for k, v in by_name.items()}
+        self._by_french = {k: tuple(v) for k, v in by_french.items()}
         for card in self.cards:  # French full names rank after every English name
             if card.french_name:
                 self._exact.setdefault(folded(card.french_name), card)
