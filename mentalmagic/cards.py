@@ -197,8 +197,8 @@ def card_from_record(rec: dict, shared: dict | None = None) -> Card:
         mv = f.get("mana_value")
         faces.append(
             Face(
-                name=f["name"],
-                french_name=f.get("french_name"),
+                name=one.text(f["name"]),  # a one-face card's name twice: one string
+                french_name=one.text(f.get("french_name")),
                 cost=cost,
                 # a float whatever the record holds: the tables store a REAL, JSON may give an int
                 mana_value=one.number(float(mv)) if mv is not None else (cost.mana_value if cost is not None else None),
@@ -216,8 +216,8 @@ def card_from_record(rec: dict, shared: dict | None = None) -> Card:
     # by format, as the tables store them (and as an answer lists them)
     legalities = tuple(sorted((rec.get("legalities") or {}).items()))
     return Card(
-        name=rec["name"],
-        french_name=rec.get("french_name"),
+        name=one.text(rec["name"]),
+        french_name=one.text(rec.get("french_name")),
         layout=one.text(rec.get("layout") or "normal"),
         faces=tuple(faces),
         legalities=one.made("legalities", legalities, dict),
