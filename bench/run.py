@@ -442,11 +442,14 @@ def section_start(ctx: Context) -> list[Row]:
     a = ctx.args
     say("== 4. From the command to the first answer (`mentalmagic serve`, the default server)")
     serve = [str(MENTALMAGIC), "serve"]
-    restart = []
+    restart, idle = [], []
     for _ in range(a.starts):
         srv = Server(ctx, cmd=serve)
         try:
             restart.append(srv.start())
+            if not idle:  # what each process holds before any request (section 3 measures it after its load)
+                time.sleep(0.5)  # the workers have forked and answered nothing yet
+                idle = [memory_mib(p) for p in srv.pids()]
         finally:
             srv.stop()
     nocache = []
@@ -465,7 +468,7 @@ def section_start(ctx: Context) -> list[Row]:
         finally:
             srv.stop()
     cli = []
-    for _ in range(a.starts):
+    for _ in range(max(10, a.starts)):  # a tenth of a second each: a median of ten
         t = time.perf_counter()
         subprocess.run([str(MENTALMAGIC), "candidates", "Boros Guildmage"], env=ctx.env(), check=True,
                        capture_output=True)
@@ -475,11 +478,16 @@ def section_start(ctx: Context) -> list[Row]:
     say(f"  restart, cards stored    median {statistics.median(restart):5.2f} s   ({each})")
     say(f"  restart, no pool cache   median {statistics.median(nocache):5.2f} s   (the cache rebuilt each time)")
     say(f"  first start, fresh DB    median {statistics.median(fresh):5.2f} s   (imports the snapshot)")
-    say(f"  CLI candidates 'Boros Guildmage'  median {statistics.median(cli):5.2f} s")
+    say(f"  CLI candidates 'Boros Guildmage'  median {statistics.median(cli):5.2f} s   ({len(cli)} runs, cards stored)")
+    roles = ["master", *["worker"] * (len(idle) - 1)] if len(idle) > 1 else ["process"]
+    say("  memory at start, before any request: " + "; ".join(
+        f"{role} RSS {rss:,.0f} MiB, PSS {pss:,.0f} MiB" for role, (rss, pss) in zip(roles, idle, strict=False)))
     return [Row(name, "restart, cards stored", statistics.median(restart), "s"),
             Row(name, "restart, no pool cache", statistics.median(nocache), "s"),
             Row(name, "first start, fresh database", statistics.median(fresh), "s"),
-            Row(name, "CLI candidates", statistics.median(cli), "s")]
+            Row(name, "CLI candidates", statistics.median(cli), "s"),
+            *(Row("memory", f"at start, {role} {i} RSS/PSS", rss, f"MiB (PSS {pss:,.0f})")
+              for i, (role, (rss, pss)) in enumerate(zip(roles, idle, strict=False)))]
 
 
 # -- 5. games through HTTP ------------------------------------------------------------------------
