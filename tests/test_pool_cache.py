@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+import subprocess
+import sys
 
 from test_importers import TINY, write
 
@@ -146,3 +148,34 @@ def test_equal_values_of_a_pool_are_one_object(tmp_path):
     cards = read_finder(db_path).pool.cards
     assert len({id(c.legalities) for c in cards}) < len(cards)  # ~35k cards, 33 distinct legalities
     assert len({id(f.types) for c in cards for f in c.faces}) < sum(len(c.faces) for c in cards)
+
+
+def test_a_first_start_never_reads_the_cards_back_from_the_tables(tmp_path, monkeypatch):
+    from mentalmagic.runtime import checked_runtime
+    from mentalmagic.storage import carddb
+
+    def read_back(db):
+        raise AssertionError("the cards just imported were read back from the tables")
+
+    path = write(tmp_path / "a.json", TINY)
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(path))
+    monkeypatch.setattr(carddb, "_read_cards", read_back)
+    rt = checked_runtime(tmp_path / "fresh.sqlite", source_from_env(str(path)))
+    assert rt.pool.lookup("Lions des Savanes").name == "Savannah Lions"
+    assert pool_cache_path(tmp_path / "fresh.sqlite").is_file()  # and the next start reads the cache
+
+
+def test_a_cli_look_up_loads_neither_flask_nor_marshmallow_nor_the_grammar(tmp_path):
+    path = write(tmp_path / "a.json", TINY)
+    db_path = tmp_path / "cli.sqlite"
+    ensure_cards(db_path, source_from_env(str(path)))
+    script = ("import sys; from mentalmagic.cli import main\n"
+              "try:\n    main(['--db', sys.argv[1], 'candidates', 'Savannah Lions'])\n"
+              "except SystemExit as e:\n    assert not e.code, e.code\n"
+              "print(sorted(m for m in ('flask', 'marshmallow', 'mentalmagic.grammar', 'mentalmagic.web',\n"
+              "                          'urllib.request') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script, str(db_path)], capture_output=True, text=True,
+                          env={**os.environ, "MENTALMAGIC_CARDS": str(path)}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "may be named as {W}" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"
