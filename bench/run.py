@@ -700,6 +700,7 @@ def section_games(ctx: Context) -> list[Row]:
 
 SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_identity, section_http,
                                                     section_start, section_games]
+SECTION_NAMES = [f.__name__.removeprefix("section_") for f in SECTIONS]
 
 
 # -- driver ---------------------------------------------------------------------------------
@@ -718,11 +719,18 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--actions", type=int, default=400, help="durable actions timed (and raw inserts)")
     p.add_argument("--events", type=lambda s: [int(x) for x in s.split(",")], default=[1000, 10000],
                    help="lengths of the long games read by another process (default 1000,10000)")
+    p.add_argument("--only", type=lambda s: s.split(","), default=None, metavar="SECTION[,SECTION]",
+                   help=f"run these sections only ({', '.join(SECTION_NAMES)}); cards always runs: the others read "
+                        "what it builds")
     return p.parse_args(argv)
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.only and set(args.only) - set(SECTION_NAMES):
+        print(f"bench: no section {sorted(set(args.only) - set(SECTION_NAMES))} (pass --only with "
+              f"{', '.join(SECTION_NAMES)})", file=sys.stderr)
+        return 2
     args.cards = args.cards.expanduser().resolve()
     if not args.cards.is_file():
         print(f"bench: no card snapshot at {args.cards} (pass --cards)", file=sys.stderr)
@@ -738,6 +746,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-", dir=ROOT / "instance") as tmp:
         ctx = Context(args=args, workdir=Path(tmp))
         for section in SECTIONS:
+            wanted = section.__name__.removeprefix("section_") in (args.only or SECTION_NAMES)
+            if section is not section_cards and not wanted:
+                continue
             say()
             rows += section(ctx)
     say()
