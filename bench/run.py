@@ -17,8 +17,9 @@ Honest by construction (issue 8):
   process and rebuilt from their log, then read by a server that didn't write them: first read,
   read after the writer added two events, and ``/events`` whole, ``?since=`` and ``?limit=``.
 
-Rate limits are switched off in the servers' environment (MENTALMAGIC_RATE_LIMIT=0,
-MENTALMAGIC_GAMES_PER_HOUR=0). The last line sums up the ratios. These are measurements, not tests.
+Rate limits and the access log are switched off in the servers' environment (MENTALMAGIC_RATE_LIMIT=0,
+MENTALMAGIC_GAMES_PER_HOUR=0, MENTALMAGIC_ACCESS_LOG=0). The last line sums up the ratios. These are
+measurements, not tests.
 Random choices use a fixed seed, so two runs ask the same questions.
 """
 
@@ -92,10 +93,11 @@ class Context:
         return [rng.choice(drawable) for _ in range(n)]
 
     def env(self, db_path: Path | None = None) -> dict:
-        """The servers' environment: this run's database and cards, rate limits off."""
+        """The servers' environment: this run's database and cards, rate limits and access log off
+        (as `make bench` sets them, so that running bench/run.py directly measures the same)."""
         return {**os.environ, "MENTALMAGIC_DB": str(db_path or self.db_path),
                 "MENTALMAGIC_CARDS": str(self.args.cards), "MENTALMAGIC_RATE_LIMIT": "0",
-                "MENTALMAGIC_GAMES_PER_HOUR": "0", "PYTHONUNBUFFERED": "1"}
+                "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0", "PYTHONUNBUFFERED": "1"}
 
 
 def say(line: str = "") -> None:
