@@ -17,8 +17,9 @@ Honest by construction (issue 8):
   process and rebuilt from their log, then read by a server that didn't write them: first read,
   read after the writer added two events, and ``/events`` whole, ``?since=`` and ``?limit=``.
 
-Rate limits are switched off in the servers' environment (MENTALMAGIC_RATE_LIMIT=0,
-MENTALMAGIC_GAMES_PER_HOUR=0). The last line sums up the ratios. These are measurements, not tests.
+Rate limits and the access log are switched off in the servers' environment (MENTALMAGIC_RATE_LIMIT=0,
+MENTALMAGIC_GAMES_PER_HOUR=0, MENTALMAGIC_ACCESS_LOG=0). The last line sums up the ratios. These are
+measurements, not tests.
 Random choices use a fixed seed, so two runs ask the same questions.
 """
 
@@ -92,10 +93,11 @@ class Context:
         return [rng.choice(drawable) for _ in range(n)]
 
     def env(self, db_path: Path | None = None) -> dict:
-        """The servers' environment: this run's database and cards, rate limits off."""
+        """The servers' environment: this run's database and cards, rate limits and access log off
+        (as `make bench` sets them, so that running bench/run.py directly measures the same)."""
         return {**os.environ, "MENTALMAGIC_DB": str(db_path or self.db_path),
                 "MENTALMAGIC_CARDS": str(self.args.cards), "MENTALMAGIC_RATE_LIMIT": "0",
-                "MENTALMAGIC_GAMES_PER_HOUR": "0", "PYTHONUNBUFFERED": "1"}
+                "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0", "PYTHONUNBUFFERED": "1"}
 
 
 def say(line: str = "") -> None:
@@ -708,6 +710,7 @@ def section_games(ctx: Context) -> list[Row]:
 
 SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_identity, section_http,
                                                     section_start, section_games]
+SECTION_NAMES = [f.__name__.removeprefix("section_") for f in SECTIONS]
 
 
 # -- driver ---------------------------------------------------------------------------------
@@ -726,11 +729,18 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--actions", type=int, default=400, help="durable actions timed (and raw inserts)")
     p.add_argument("--events", type=lambda s: [int(x) for x in s.split(",")], default=[1000, 10000],
                    help="lengths of the long games read by another process (default 1000,10000)")
+    p.add_argument("--only", type=lambda s: s.split(","), default=None, metavar="SECTION[,SECTION]",
+                   help=f"run these sections only ({', '.join(SECTION_NAMES)}); cards always runs: the others read "
+                        "what it builds")
     return p.parse_args(argv)
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.only and set(args.only) - set(SECTION_NAMES):
+        print(f"bench: no section {sorted(set(args.only) - set(SECTION_NAMES))} (pass --only with "
+              f"{', '.join(SECTION_NAMES)})", file=sys.stderr)
+        return 2
     args.cards = args.cards.expanduser().resolve()
     if not args.cards.is_file():
         print(f"bench: no card snapshot at {args.cards} (pass --cards)", file=sys.stderr)
@@ -746,6 +756,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-", dir=ROOT / "instance") as tmp:
         ctx = Context(args=args, workdir=Path(tmp))
         for section in SECTIONS:
+            wanted = section.__name__.removeprefix("section_") in (args.only or SECTION_NAMES)
+            if section is not section_cards and not wanted:
+                continue
             say()
             rows += section(ctx)
     say()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import Card
 from .errors import NotACommander, UnknownCard
@@ -152,6 +153,11 @@ def find_commanders(pool, names: Sequence[str]) -> tuple[Card, ...]:
 
 def identity_of(commanders: Sequence[Card]) -> Identity:
     """The colour identity a player names within: their commander's, or the union of two (D14(c))."""
+    return _identity_of(tuple(commanders))
+
+
+@lru_cache(maxsize=1024)  # asked on every /candidates of a commander game: checked once per commander(s)
+def _identity_of(commanders: tuple[Card, ...]) -> Identity:
     check_commanders(commanders)
     out: set[str] = set()
     for card in commanders:

@@ -22,6 +22,7 @@ from .errors import Forbidden, GameArchived, InvalidInput, NotACommander, Unknow
 from .formats import COMMANDER
 from .game import Event, Game, GameSetup, GameState, Player, check_setup
 from .game import undo as undo_last
+from .ids import new_id
 from .index import CandidateFinder
 from .permissions import Caller, identify, may_ask_about_hand, only_the_judge, token_hash
 
@@ -56,10 +57,7 @@ def now() -> str:
 
 
 def _new_game_id() -> str:
-    """A random id that no command line takes for an option: none starts with '-' (`game show -x…`)."""
-    while (game_id := secrets.token_urlsafe(9)).startswith("-"):
-        pass
-    return game_id
+    return new_id()
 
 
 def _new_token() -> str:

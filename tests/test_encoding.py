@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+import urllib.request
+from urllib.parse import quote
 
 import pytest
+import support
 
 from mentalmagic.index import explain_empty
-from mentalmagic.web.encoding import Encoded, OrjsonProvider
+from mentalmagic.web.encoding import FILE_BODY_BYTES, Encoded, OrjsonProvider
 from mentalmagic.web.views import candidate_json, card_json
 
 
@@ -105,3 +108,49 @@ def test_autocomplete_answers_are_the_plain_encoding(cards_client, finder):
         got = cards_client.get("/api/v1/cards", query_string={"q": q, "limit": 7})
         assert got.status_code == 200 and got.mimetype == "application/json"
         assert got.get_json() == {"cards": [card_summary(c) for c in finder.pool.search(q, 7)]}
+
+
+def test_large_answers_reach_a_real_server_whole(cards_app):
+    """A body over FILE_BODY_BYTES goes to waitress as a file (encoding.body_response): over real
+    HTTP it is the very bytes the app answers, with their Content-Length; HEAD sends none of them."""
+    client = cards_app.test_client()
+    paths = ["/api/v1/candidates?printed=" + quote("Boros Guildmage"),  # ~60 kB
+             "/api/v1/candidates?printed=" + quote("Boros Guildmage") + "&limit=2",  # small
+             "/api/v1/cards?q=bo&limit=100", "/api/v1/openapi.json"]
+    sizes = []
+    with support.served(cards_app) as root:
+        for path in paths:
+            want = client.get(path).data
+            with urllib.request.urlopen(root + path, timeout=30) as r:
+                got, length = r.read(), r.headers["Content-Length"]
+            assert got == want and int(length) == len(want), path
+            sizes.append(len(want))
+            head = urllib.request.Request(root + path, method="HEAD")
+            with urllib.request.urlopen(head, timeout=30) as r:
+                assert r.read() == b"" and int(r.headers["Content-Length"]) == len(want), path
+    assert min(sizes) < FILE_BODY_BYTES < max(sizes)  # both ways of answering were taken
+
+
+def test_a_remembered_question_still_reads_the_game_afresh(tmp_path_factory, card_db_path, pool, finder):
+    """/candidates remembers a query string's validation (api.loaded_args), never the game's taken
+    names: the same question asked after a card was named marks that name taken (704.2)."""
+    app = support.games_app(tmp_path_factory, card_db_path, pool, finder, "encoding_taken")
+    client = app.test_client()
+    created = client.post("/api/v1/games", json={"players": [{"name": "Ana"}, {"name": "Bob"}],
+                                                 "library": ["Lightning Bolt", "Shock", "Savannah Lions"],
+                                                 "shuffle": False}).get_json()
+    ana = {"Authorization": f"Bearer {created['players'][0]['token']}"}
+    path = "/api/v1/candidates?" + f"printed={quote('Lightning Bolt')}&game={created['id']}"
+
+    def taken() -> dict:
+        return {c["name"]: c["taken"] for c in client.get(path).get_json()["candidates"]}
+
+    assert taken()["Shock"] is False
+    drawn = client.post(f"/api/v1/games/{created['id']}/actions", json={"type": "draw", "count": 1},
+                        headers=ana).get_json()["event"]["data"]["cards"][0]
+    named = client.post(f"/api/v1/games/{created['id']}/actions", headers=ana,
+                        json={"type": "move", "card": drawn, "to": "stack", "name": "Shock"})
+    assert named.status_code == 200, named.get_json()
+    assert taken()["Shock"] is True
+    bad = client.get(path + "&limit=0")  # a refused question is refused each time it is asked
+    assert bad.status_code == 422 and client.get(path + "&limit=0").status_code == 422

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..decklist import Deck, UnknownDeck, export, parse_deck
 from ..errors import Forbidden, InvalidInput, Unauthorized
+from ..ids import new_id
 from ..pool import CardPool
 from . import connect, transaction
 
@@ -97,7 +98,7 @@ class DeckStore:
         deck = self.read(text)
         token = secrets.token_urlsafe(24)
         at = _now()
-        row = {"id": secrets.token_urlsafe(9), "name": name, "list": text, "edit_token_hash": _hash(token),
+        row = {"id": new_id(), "name": name, "list": text, "edit_token_hash": _hash(token),
                "created_at": at, "updated_at": at}
         db = self._db()
         try:

@@ -16,7 +16,7 @@ from ..index import explain_empty
 from ..mana import ManaCost
 from ..naming import commander_cards
 from . import schemas
-from .encoding import Encoded, dumps
+from .encoding import Encoded, body_response, dumps
 from .views import card_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -49,20 +49,38 @@ class Query:
         return {"commander": [c.name for c in self.commanders], "color_identity": wubrg(self.identity)}
 
 
+_LOADED: dict[tuple, tuple[dict, bool]] = {}
+MAX_LOADED = 8192  # distinct query strings remembered (a few MB); then it starts over
+
+
+def loaded_args(schema) -> tuple[dict, bool]:
+    """(the query string loaded through ``schema``, whether it named a format), remembered per raw
+    query string: a bot asks the same questions turn after turn, and marshmallow's load is a third
+    of the work /candidates does itself (issue 8). A refused query is never remembered."""
+    key = (schema, request.query_string)
+    hit = _LOADED.get(key)
+    if hit is None:
+        data = request.args.to_dict()
+        if "commander" in data:
+            data["commander"] = request.args.getlist("commander")
+        hit = (schema.load(data), "format" in request.args)
+        if len(_LOADED) >= MAX_LOADED:
+            _LOADED.clear()
+        _LOADED[key] = hit
+    return dict(hit[0]), hit[1]
+
+
 def load_query(schema) -> tuple[dict, Query]:
     """Read the query string; a ``game`` gives its format, house option and taken names, and
     ``commander`` (repeated for partners: names may hold commas) the identity to answer within."""
-    data = request.args.to_dict()
-    if "commander" in data:
-        data["commander"] = request.args.getlist("commander")
-    args = schema.load(data)
+    args, format_given = loaded_args(schema)
     rt = runtime()
     # 422 when it can't be one (903.3, D14(c))
     commanders = find_commanders(rt.pool, args["commander"]) if "commander" in args else ()
     fmt, option, taken = args["format"], args.get("phyrexian_as_hybrid"), frozenset()
     if args.get("game"):
         game = rt.games.load(args["game"])
-        if "format" not in request.args:
+        if not format_given:
             fmt = game.setup.format
         if option is None:
             option = game.setup.phyrexian_as_hybrid
@@ -112,7 +130,7 @@ def card(name: str):
 
 @bp.get("/cards")
 def search():
-    args = _search.load(request.args.to_dict())
+    args, _ = loaded_args(_search)
     cards = runtime().pool.search(args["q"], args["limit"])
     enc = encoded()
     body = b'{"cards":[' + b",".join([enc.summary(c) for c in cards]) + b"]}"
@@ -142,7 +160,7 @@ def candidates():
         *(b"," + dumps(k) + b":" + dumps(v) for k, v in q.within().items()),
         b"}",
     ])
-    return current_app.response_class(body, mimetype="application/json")
+    return body_response(body)
 
 
 def encoded() -> Encoded:

@@ -10,10 +10,13 @@ bytes: it drops the printed card's own faces, marks the game's taken names, and 
 from __future__ import annotations
 
 from array import array
+from io import BytesIO
 from threading import Lock
 
 import orjson
+from flask import current_app, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.wsgi import wrap_file
 
 from ..cards import Card, Nameable
 from ..pool import CardPool
@@ -41,7 +44,24 @@ class OrjsonProvider(DefaultJSONProvider):
             body = obj.encoded
         else:
             body = orjson.dumps(obj, default=self.default, option=_OPTIONS)
-        return self._app.response_class(body, mimetype=self.mimetype)
+        return body_response(body, self.mimetype)
+
+
+# Above this, waitress copies a body into a growing buffer of its own (and back out of it) before
+# sending it; a body handed over as a file it reads once, as it sends. Measured on this machine
+# (one waitress process, sequential requests): ~40 µs less CPU per 100 kB answer, a third of what
+# serving such an answer costs beyond a small one. /candidates answers ~100 kB on average.
+FILE_BODY_BYTES = 16 << 10
+
+
+def body_response(body: bytes, mimetype: str = "application/json"):
+    """A response of ``body``: a large one handed to the WSGI server as a file (see above)."""
+    cls = current_app.response_class
+    if len(body) < FILE_BODY_BYTES or not has_request_context():
+        return cls(body, mimetype=mimetype)
+    resp = cls(wrap_file(request.environ, BytesIO(body), len(body)), mimetype=mimetype, direct_passthrough=True)
+    resp.content_length = len(body)
+    return resp
 
 
 def dumps(obj) -> bytes:
