@@ -143,3 +143,29 @@ def test_workers_default_to_the_cores_or_the_setting(monkeypatch):
     assert serving.default_workers() == (os.cpu_count() or 1)
     monkeypatch.setenv("MENTALMAGIC_WORKERS", "3")
     assert serving.default_workers() == 3
+
+
+STOP_AT_FORK = """
+import os, signal, time
+from mentalmagic.web.serving import prefork
+# The stop arrives in the worst instant: in the new worker, before it has reset its handlers,
+# and in the master before it has recorded the worker's pid.
+os.register_at_fork(after_in_child=lambda: os.killpg(0, signal.SIGTERM))
+prefork(lambda: time.sleep(60), 1)
+print("stopped", flush=True)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
+def test_a_stop_that_arrives_as_a_worker_forks_stops_it_too():
+    """A SIGTERM around a fork reaches the new worker (serving.prefork blocks it until the worker
+    has its own handlers and the master knows its pid): neither serves on, nobody waits forever."""
+    proc = subprocess.Popen([sys.executable, "-c", STOP_AT_FORK], start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        out, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the master waited for a worker that never got the stop")
+    assert proc.returncode == 0 and out == b"stopped\n", err.decode()[-500:]

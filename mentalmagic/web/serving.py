@@ -146,11 +146,23 @@ def prefork(run, workers: int, on_ready=None) -> None:
     children: dict[int, float] = {}
     stopping = False
 
+    stop_signals = {signal.SIGTERM, signal.SIGINT}
+
     def spawn() -> None:
-        pid = os.fork()
+        # A stop arriving around the fork must reach the new worker too: blocked here, it waits
+        # until the worker has its default handlers (it dies of it) and the master knows its pid
+        # (stop() sends it one). Unblocked at once, a worker forked an instant before a stop kept
+        # the master's handler copy, lost the signal and served on, and the master waited for it.
+        signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+        try:
+            pid = os.fork()
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+            raise
         if pid == 0:  # the worker: default signals, serve, never return into the master's code
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
             code = 0
             try:
                 run()
@@ -162,6 +174,7 @@ def prefork(run, workers: int, on_ready=None) -> None:
             finally:
                 os._exit(code)
         children[pid] = time.monotonic()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
 
     def stop(signum, frame) -> None:
         nonlocal stopping
