@@ -46,7 +46,7 @@ npm: $(NPM_STAMP)
 # After changing a page's text: extract the messages and merge them into every .po.
 messages: $(STAMP)
 	$(BABEL_EXTRACT)
-	$(BIN)/pybabel update -i mentalmagic/web/translations/messages.pot -d mentalmagic/web/translations --no-wrap
+	$(BIN)/pybabel update -i mentalmagic/web/translations/messages.pot -d mentalmagic/web/translations --no-wrap --ignore-pot-creation-date
 
 # The page is tested in Debian's real Chromium (Playwright drives it; it never downloads a browser).
 browser:

@@ -260,7 +260,8 @@ def _decks(ctx: click.Context):
 
 def _print_deck(view: dict) -> None:
     """Problems with their suggestions, then flags: what a judge reads before the game."""
-    click.echo(f"{view['size']} cards on {len(view['cards'])} lines")
+    size, lines = view["size"], len(view["cards"])
+    click.echo(f"{size} card{'s' * (size != 1)} on {lines} line{'s' * (lines != 1)}")
     for p in view["problems"]:
         hint = f" — did you mean: {', '.join(p['suggestions'])}?" if p["suggestions"] else ""
         rule = f" ({p['rule']})" if p.get("rule") else ""

@@ -90,3 +90,9 @@ def test_a_file_that_isnt_utf8_is_a_clear_error(db, tmp_path):
     path.write_bytes("4 Éclair\n".encode("latin-1"))
     result = run(db, "check", str(path))
     assert result.exit_code == 1 and "not UTF-8" in result.output and "Traceback" not in result.output
+
+
+def test_one_card_on_one_line_reads_in_the_singular(db):
+    result = run(db, "check", "-", input="Shock\n")
+    assert result.exit_code == 0, result.output
+    assert "1 card on 1 line\n" in result.stdout
