@@ -26,6 +26,16 @@ from ..index import CandidateFinder
 from ..names import fold
 from . import connect
 
+_TOKENS = ("select g.judge_token_hash, p.id, p.token_hash from games g left join players p on p.game_id = g.id"
+           " where g.id = ?")
+
+
+def _json(obj) -> str:
+    """An event's data (keys sorted, as before) or a card state (a dataclass: ``CardState.to_dict``'s
+    fields, in order) as stored, through orjson: ``json.dumps`` and ``dataclasses.asdict`` cost more
+    than the rest of an action's write (issue 8)."""
+    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+
 
 class GameStore:
     """The games of one database file, for one process: a connection per thread, the cache,
@@ -55,10 +65,10 @@ class GameStore:
     def load(self, game_id: str) -> Game:
         """The game after its last event: from the cache when nobody wrote since, the cache plus
         the events written since when another process only appended, else replayed from the log."""
-        row = self._row(game_id)
+        version = self._version(game_id)  # one indexed read: whether another process wrote since
         with self._cache_lock:
             cached = self._cache.get(game_id)
-            if cached is not None and cached.version == row["version"]:
+            if cached is not None and cached.version == version:
                 self._cache.move_to_end(game_id)
                 self.cache_hits += 1
                 return cached
@@ -122,10 +132,10 @@ class GameStore:
 
     def tokens(self, game_id: str) -> tuple[str, dict[str, str]]:
         """The judge's token hash, and each player's."""
-        row = self._row(game_id)
-        players = {p["id"]: p["token_hash"]
-                   for p in self.db.query("select id, token_hash from players where game_id = ?", [game_id])}
-        return row["judge_token_hash"], players
+        rows = self.db.conn.execute(_TOKENS, [game_id]).fetchall()
+        if not rows:
+            raise UnknownGame(game_id)
+        return rows[0][0], {pid: h for _, pid, h in rows if pid is not None}
 
     def summaries(self) -> list[dict]:
         """Every game of the file, newest first: id, created_at, format, seq, players' names in seat order."""
@@ -155,8 +165,7 @@ class GameStore:
         """Record ``event`` and the projection of ``new_state``; the new game and the changed card ids."""
         self.db.conn.execute(
             "insert into events (game_id, seq, at, type, player, data, rule) values (?, ?, ?, ?, ?, ?, ?)",
-            [game.id, event.seq, event.at, event.type, event.player, json.dumps(event.data, sort_keys=True),
-             event.rule])
+            [game.id, event.seq, event.at, event.type, event.player, _json(event.data), event.rule])
         changed = new_state.changed_cards(game.state)
         return self._sync(game, new_state, changed, event.at), changed
 
@@ -192,10 +201,17 @@ class GameStore:
 
     # -- helpers ------------------------------------------------------------------------------
     def _row(self, game_id: str) -> dict:
-        rows = list(self.db.query("select * from games where id = ?", [game_id]))
-        if not rows:
+        cur = self.db.conn.execute("select * from games where id = ?", [game_id])
+        row = cur.fetchone()
+        if row is None:
             raise UnknownGame(game_id)
-        return rows[0]
+        return dict(zip([d[0] for d in cur.description], row, strict=True))
+
+    def _version(self, game_id: str) -> int:
+        row = self.db.conn.execute("select version from games where id = ?", [game_id]).fetchone()
+        if row is None:
+            raise UnknownGame(game_id)
+        return row[0]
 
     def _pending(self) -> list[Game]:
         """What the current unit of work wrote, cached once it commits."""
@@ -234,9 +250,11 @@ class GameStore:
             for card, *_ in old_names - set(new_records):
                 conn.execute("delete from names where game_id = ? and card = ?", [game.id, card])
             added = [new_records[k] for k in sorted(set(new_records) - old_names, key=lambda k: k[2])]
-        conn.executemany(
-            "insert into names (game_id, name_key, name, card, player, seq, exception) values (?, ?, ?, ?, ?, ?, ?)",
-            [(game.id, fold(r.name), r.name, r.card, r.player, r.seq, r.exception) for r in added])
+        if added:
+            conn.executemany(
+                "insert into names (game_id, name_key, name, card, player, seq, exception)"
+                " values (?, ?, ?, ?, ?, ?, ?)",
+                [(game.id, fold(r.name), r.name, r.card, r.player, r.seq, r.exception) for r in added])
         at = at or datetime.now(UTC).isoformat(timespec="milliseconds")
         finished_at = at if new.finished else None  # nothing is written after the end but its undo
         conn.execute("update games set seq = ?, version = version + 1, updated_at = ?, finished_at = ? where id = ?",
@@ -255,7 +273,7 @@ class GameStore:
             " controller = excluded.controller, face_down = excluded.face_down, pentaland = excluded.pentaland,"
             " named_as = excluded.named_as, state = excluded.state",
             [(game_id, c.id, c.printed, c.zone, c.owner, c.controller, int(c.face_down), int(c.pentaland),
-              c.named_as, json.dumps(c.to_dict())) for c in cards])
+              c.named_as, _json(c)) for c in cards])
 
 
 class SqliteUnitOfWork:
