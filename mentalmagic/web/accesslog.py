@@ -46,6 +46,8 @@ def open_log(target: str) -> logging.Logger | None:
 
 
 def _printable(text: str) -> str:
+    if text.isprintable() and '"' not in text:  # the common case, without a pass per character
+        return text
     return "".join(c if c.isprintable() and c != '"' else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
                    for c in text)
 

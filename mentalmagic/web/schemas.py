@@ -459,7 +459,13 @@ def load_action(data) -> commands.Command:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in ACTIONS:
         raise ValidationError({"type": [f"must be one of: {', '.join(ACTIONS)}"]})
-    return ACTIONS[kind]().load(data)
+    schema = _LOADERS.get(kind)
+    if schema is None:  # built once per type: a schema's construction cost more than its load (issue 8)
+        schema = _LOADERS[kind] = ACTIONS[kind]()
+    return schema.load(data)
+
+
+_LOADERS: dict[str, _Action] = {}  # a schema keeps no state between loads: threads share one
 
 
 class GameCardOut(Out):
