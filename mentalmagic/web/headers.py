@@ -43,13 +43,21 @@ def register(app: Flask) -> None:
     @app.after_request
     def security_headers(resp):
         h = resp.headers
-        h.setdefault("X-Content-Type-Options", "nosniff")
-        if request.path.startswith("/api/"):
-            h.setdefault("Content-Security-Policy", API_CSP)
-            if _is_public():
-                h["Access-Control-Allow-Origin"] = "*"
-        else:
-            h.setdefault("Content-Security-Policy", PAGE_CSP)
-            h.setdefault("X-Frame-Options", "DENY")  # frame-ancestors for browsers without CSP 2
-            h.setdefault("Referrer-Policy", "same-origin")  # a ?game= link never leaks to another site
+        # setdefault, without Headers.setdefault: it scans the headers and raises a KeyError per call
+        present = set(h.keys(lower=True))
+        api = request.path.startswith("/api/")
+        for name, value in (_API_HEADERS if api else _PAGE_HEADERS):
+            if name.lower() not in present:
+                h.add(name, value)
+        if api and _is_public():
+            h["Access-Control-Allow-Origin"] = "*"
         return resp
+
+
+_API_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", API_CSP))
+_PAGE_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Content-Security-Policy", PAGE_CSP),
+    ("X-Frame-Options", "DENY"),  # frame-ancestors for browsers without CSP 2
+    ("Referrer-Policy", "same-origin"),  # a ?game= link never leaks to another site
+)
