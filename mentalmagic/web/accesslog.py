@@ -15,12 +15,11 @@ import sys
 import time
 from urllib.parse import parse_qsl, quote
 
-from werkzeug.wsgi import ClosingIterator
-
 LOGGER = "mentalmagic.access"
 SECRET_NAME = re.compile(r"token|auth|key|secret|pass|session|sig", re.IGNORECASE)
 TOKEN_LIKE = re.compile(r"[A-Za-z0-9_-]{24,}")  # tokens are token_urlsafe(24): 32 such characters
 LONGEST = 500  # characters of the path and query written
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # UTC
 
 
 def open_log(target: str) -> logging.Logger | None:
@@ -38,7 +37,7 @@ def open_log(target: str) -> logging.Logger | None:
     except OSError as e:
         raise ValueError(f"MENTALMAGIC_ACCESS_LOG={target!r} can't be opened ({e.strerror}): "
                          "name a file in a directory that exists, '-' or '0'") from None
-    formatter = logging.Formatter("%(asctime)s %(message)s", "%Y-%m-%dT%H:%M:%SZ")
+    formatter = logging.Formatter("%(asctime)s %(message)s", TIME_FORMAT)
     formatter.converter = time.gmtime
     handler.setFormatter(formatter)
     log.addHandler(handler)
@@ -78,26 +77,66 @@ class AccessLog:
 
     def __init__(self, app, log: logging.Logger):
         self.app, self.log = app, log
+        self._second, self._stamp = -1, ""
 
     def __call__(self, environ, start_response):
         started = time.perf_counter()
-        seen = {"status": "-", "length": "-"}
+        seen = ["-", "-"]  # status, length
 
         def recording_start_response(status, headers, exc_info=None):
-            seen["status"] = status.split(" ", 1)[0]
-            seen["length"] = next((v for k, v in headers if k.lower() == "content-length"), "-")
+            seen[0] = status.split(" ", 1)[0]
+            seen[1] = next((v for k, v in headers if k.lower() == "content-length"), "-")
             return start_response(status, headers, exc_info)
-
-        def write():
-            ms = (time.perf_counter() - started) * 1000
-            self.log.info('%s "%s %s" %s %s %.1fms', environ.get("REMOTE_ADDR", "-"),
-                          _printable(environ.get("REQUEST_METHOD", "-")[:16]), request_target(environ),
-                          seen["status"], seen["length"], ms)
 
         try:
             body = self.app(environ, recording_start_response)
         except BaseException:
-            seen["status"] = "500"
-            write()
+            seen[0] = "500"
+            self.write(environ, seen, started)
             raise
-        return ClosingIterator(body, write)
+        return _Logged(body, self, environ, seen, started)
+
+    def write(self, environ, seen: list[str], started: float) -> None:
+        ms = (time.perf_counter() - started) * 1000
+        client, method = environ.get("REMOTE_ADDR", "-"), _printable(environ.get("REQUEST_METHOD", "-")[:16])
+        message = f'{client} "{method} {request_target(environ)}" {seen[0]} {seen[1]} {ms:.1f}ms'
+        # The line open_log's formatter would write, straight to its handlers: a LogRecord, the
+        # formatter and Logger.info cost a request more than the rest of its logging (issue 8).
+        handlers = self.log.handlers
+        if not all(type(h) in _PLAIN for h in handlers) or self.log.filters:
+            self.log.info("%s", message)  # configured otherwise: logging's own way
+            return
+        now = time.time()
+        if int(now) != self._second:  # the timestamp changes once a second
+            self._second, self._stamp = int(now), time.strftime(TIME_FORMAT, time.gmtime(now))
+        line = f"{self._stamp} {message}\n"
+        for h in handlers:
+            with h.lock:
+                try:
+                    h.stream.write(line)
+                    h.stream.flush()
+                except (OSError, ValueError):  # a full disk or a closed file: logging reports it its way
+                    h.handleError(logging.makeLogRecord({"msg": message}))
+
+
+_PLAIN = (logging.StreamHandler, logging.FileHandler)  # the handlers open_log makes, with its format
+
+
+class _Logged:
+    """The answer's iterable, writing the line once the server closes it."""
+
+    __slots__ = ("body", "log", "environ", "seen", "started")
+
+    def __init__(self, body, log: AccessLog, environ, seen: list[str], started: float):
+        self.body, self.log, self.environ, self.seen, self.started = body, log, environ, seen, started
+
+    def __iter__(self):
+        return iter(self.body)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.log.write(self.environ, self.seen, self.started)
