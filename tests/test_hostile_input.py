@@ -58,6 +58,21 @@ def test_a_body_nested_too_deep_is_a_400(client, game):
     envelope(response, 400)  # the body limit may answer 413 first for larger ones; this one fits
 
 
+@pytest.mark.parametrize("raw, says", [
+    ('{"type": "draw", "count": 1180591620717411303424}', "less than or equal to 500"),  # 2**70: an integer
+    ('{"type": "draw", "count": 1.0}', "Not a valid integer"),
+    ('{"type": "draw", "count": NaN}', "Not a valid integer"),
+    ('\ufeff{"type": "draw", "count": 1e400}', "Not a valid integer"),  # a BOM, and infinity
+])
+def test_numbers_orjson_reads_otherwise_are_decided_as_the_standard_library_reads_them(client, game, raw, says):
+    """Action bodies are read by orjson when it reads them exactly as json does; past 64 bits it
+    would read a float, and it refuses NaN and a BOM: those take json's path, with its verdict."""
+    gid, ana = game
+    response = client.post(f"{API}/games/{gid}/actions", data=raw.encode("utf-8"),
+                           headers={**ana, "Content-Type": "application/json"})
+    assert says in envelope(response, 422)["fields"]["count"][0]
+
+
 @pytest.mark.parametrize("field", ["name", "team", "library"])
 def test_text_that_isnt_unicode_is_a_400_and_creates_nothing(client, field):
     player = {"name": "Ana", "team": None}

@@ -77,7 +77,7 @@ class AccessLog:
 
     def __init__(self, app, log: logging.Logger):
         self.app, self.log = app, log
-        self._second, self._stamp = -1, ""
+        self._clock = (-1, "")  # (second, its timestamp): one tuple, so that threads never mix two
 
     def __call__(self, environ, start_response):
         started = time.perf_counter()
@@ -107,9 +107,11 @@ class AccessLog:
             self.log.info("%s", message)  # configured otherwise: logging's own way
             return
         now = time.time()
-        if int(now) != self._second:  # the timestamp changes once a second
-            self._second, self._stamp = int(now), time.strftime(TIME_FORMAT, time.gmtime(now))
-        line = f"{self._stamp} {message}\n"
+        second, stamp = self._clock
+        if int(now) != second:  # the timestamp changes once a second
+            stamp = time.strftime(TIME_FORMAT, time.gmtime(now))
+            self._clock = (int(now), stamp)
+        line = f"{stamp} {message}\n"
         for h in handlers:
             with h.lock:
                 try:
