@@ -196,6 +196,7 @@ class GameState:
         self.finished = finished  # how the game ended ({"seq", "by", "winners", "rule"}), None while it goes on
         self.touched: frozenset[str] = frozenset()  # set by apply_events: the cards its folds read
         self.folded_from: weakref.ref | None = None  # ...and the state they were folded from
+        self._names_shared = False  # names still the state's folded from: copied by the first fold that names
 
     @classmethod
     def initial(cls, setup: GameSetup) -> GameState:
@@ -212,10 +213,13 @@ class GameState:
     def clone(self) -> GameState:
         return self._with_cards({k: c.copy() for k, c in self.cards.items()})
 
-    def _with_cards(self, cards: dict[str, CardState]) -> GameState:
-        return GameState(self.seq, cards, list(self.library),
-                         self.names.copy(), {k: p.copy() for k, p in self.players.items()},
-                         self.sides, dict(self.finished) if self.finished else None)
+    def _with_cards(self, cards: dict[str, CardState], share_names: bool = False) -> GameState:
+        new = GameState(self.seq, cards, list(self.library),
+                        self.names if share_names else self.names.copy(),
+                        {k: p.copy() for k, p in self.players.items()},
+                        self.sides, dict(self.finished) if self.finished else None)
+        new._names_shared = share_names
+        return new
 
     @property
     def status(self) -> str:
@@ -239,7 +243,7 @@ class GameState:
         in place. The new state's ``touched`` names the cards copied, so that the store compares
         and writes those alone (``changed_cards``)."""
         cards = _CopiedOnRead(self.cards)
-        new = self._with_cards(cards)
+        new = self._with_cards(cards, share_names=True)  # most events name nothing: copied when one does
         for e in events:
             new._fold(e)
         new.cards = dict(cards)  # a plain dict again: later reads copy nothing
@@ -412,6 +416,8 @@ class GameState:
         if not naming:
             return
         c.named_as = naming["name"]
+        if self._names_shared:  # the state folded from keeps its own
+            self.names, self._names_shared = self.names.copy(), False
         self.names.add(NameRecord(name=naming["name"], card=c.id, player=naming["player"], seq=seq,
                                   exception=naming.get("exception"), rule=naming.get("rule")))
 

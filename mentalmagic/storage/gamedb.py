@@ -242,8 +242,8 @@ class GameStore:
             changed = new.changed_cards(old)
         self._write_cards(game.id, (new.cards[cid] for cid in changed))
         folded = new.folded_from is not None and new.folded_from() is old
-        if folded:
-            added = new.names.taken_after(old.seq)
+        if folded:  # a fold that named nothing shares the registry: nothing to scan
+            added = [] if new.names is old.names else new.names.taken_after(old.seq)
         else:
             old_names = {(r.card, r.name, r.seq, r.exception) for r in old.names.records()}
             new_records = {(r.card, r.name, r.seq, r.exception): r for r in new.names.records()}
