@@ -8,12 +8,11 @@ import socket
 import urllib.request
 
 import pytest
-from flask import Flask
 from support import fresh_games_db, served, time_limit
 
 from mentalmagic.runtime import Runtime
 from mentalmagic.settings import Settings, from_env, gunicorn_options, waitress_options
-from mentalmagic.web import create_app, errors, limits, schemas
+from mentalmagic.web import create_app, schemas
 
 API = "/api/v1"
 GAME = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"]}
@@ -113,22 +112,20 @@ def test_the_61st_game_in_an_hour_from_one_client_is_refused_with_429(make_app):
     assert client.post(f"{API}/games", json=GAME, environ_base={"REMOTE_ADDR": "192.0.2.8"}).status_code == 201
 
 
-def test_the_hourly_cap_takes_hold_of_post_decks_once_its_route_exists():
-    def create_deck():
-        return {"id": "d1"}, 201
-
-    def list_decks():
-        return {"decks": []}
-
-    app = Flask(__name__)
-    errors.register(app)
-    app.add_url_rule(f"{API}/decks", "decks.create", create_deck, methods=["POST"])
-    app.add_url_rule(f"{API}/decks", "decks.list", list_decks, methods=["GET"])
-    limits.install(app, Settings(rate_limit=0, games_per_hour=2))
-    client = app.test_client()
-    assert [client.post(f"{API}/decks").status_code for _ in range(2)] == [201, 201]
-    assert_rate_limited(client.post(f"{API}/decks"), 3600)
+def test_the_hourly_cap_counts_saved_decks_but_not_dry_runs(make_app):
+    """POST /decks creates what the server keeps: under the hourly cap, like a game. A dry run
+    (?dry_run=1, the console's check of a pasted list) keeps nothing: never counted, never refused."""
+    client = make_app(rate_limit=0, games_per_hour=2).test_client()
+    deck = {"name": "Cube", "list": "4 Shock\nSavannah Lions"}
+    dry = [client.post(f"{API}/decks?dry_run=1", json=deck) for _ in range(5)]
+    assert [r.status_code for r in dry] == [200] * 5 and all(r.get_json()["id"] is None for r in dry)
+    assert [client.post(f"{API}/decks", json=deck).status_code for _ in range(2)] == [201, 201]
+    assert_rate_limited(client.post(f"{API}/decks", json=deck), 3600)
+    assert_rate_limited(client.post(f"{API}/decks?dry_run=0", json=deck), 3600)  # saving, spelled out
+    assert client.post(f"{API}/decks?dry_run=1", json=deck).status_code == 200  # still only reading
     assert client.get(f"{API}/decks").status_code == 200  # listing isn't creating
+    # games count apart, and have no dry run: ?dry_run=1 creates one, and it counts
+    assert [client.post(f"{API}/games?dry_run=1", json=GAME).status_code for _ in range(3)] == [201, 201, 429]
 
 
 # -- connections -----------------------------------------------------------------------------------

@@ -152,6 +152,17 @@ def _body() -> dict:
     return data
 
 
+def is_dry_run() -> bool:
+    """Is this request a POST /decks?dry_run=1, read as the route reads it? It saves nothing, so
+    the hourly cap on what a client creates doesn't count it (web/limits.py)."""
+    if request.endpoint != f"{bp.name}.create_deck":
+        return False
+    try:
+        return _dry.load(request.args.to_dict())["dry_run"]
+    except ValidationError:
+        return False  # the route refuses it (422), and a refusal creates nothing
+
+
 # -- routes ---------------------------------------------------------------------------------------
 @bp.post("")
 def create_deck():

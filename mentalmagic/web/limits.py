@@ -19,10 +19,11 @@ from limits.errors import ConfigurationError
 from limits.storage import storage_from_string
 
 from ..settings import Settings
+from .decks import is_dry_run
 from .errors import envelope
 
-# Routes that create what the server keeps: the stricter hourly limit applies to POST on them.
-# /decks is declared before it exists: the limit takes hold on the day its route is registered.
+# Routes that create what the server keeps: the stricter hourly limit applies to POST on them
+# (not to a deck's dry run, which keeps nothing).
 CREATING = ("/api/v1/games", "/api/v1/decks")
 
 
@@ -62,7 +63,8 @@ def install(app: Flask, s: Settings) -> Limiter | None:
     if s.games_per_hour:
         hourly = limiter.limit(f"{s.games_per_hour} per hour", methods=["POST"], override_defaults=False,
                                error_message=f"at most {s.games_per_hour} created per client per hour",
-                               deduct_when=lambda resp: resp.status_code < 300)  # a refused one created nothing
+                               deduct_when=lambda resp: resp.status_code < 300,  # a refused one created nothing
+                               exempt_when=is_dry_run)
         for rule in app.url_map.iter_rules():
             if rule.rule.rstrip("/") in CREATING and "POST" in rule.methods:
                 # Flask-Limiter checks a decorated limit in its wrapper: the view is wrapped where it stands
