@@ -531,6 +531,25 @@ def play(port: int, game: dict, n: int) -> tuple[float, list[float]]:
     return n / (time.perf_counter() - t0), lat
 
 
+def _bot(port: int, game: dict, n: int, start) -> tuple[float, list[float]]:
+    start.wait()
+    return play(port, game, n)
+
+
+def bots_at_once(port: int, library: list[str], bots: int, n: int) -> tuple[float, list[float]]:
+    """``bots`` processes (so that the client's own GIL is not what is measured), each playing ``n``
+    actions on a game of its own, started together: actions/s between them, and every latency."""
+    import multiprocessing
+
+    games = [make_game(port, library) for _ in range(bots)]
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Manager() as manager, ctx.Pool(bots) as pool:
+        start = manager.Barrier(bots)  # timed from the moment all are ready, not from their start-up
+        out = pool.starmap(_bot, [(port, g, n, start) for g in games])
+    slowest = max(n / rate for rate, _ in out)
+    return bots * n / slowest, [x for _, lat in out for x in lat]
+
+
 class Table:
     """A game played in process with every action type, for the long games: the bench is the
     writing process, a server the reading one. Refused actions are skipped (the bench only needs
@@ -641,6 +660,12 @@ def section_games(ctx: Context) -> list[Row]:
         say(f"  ratio          {statistics.median(ratios):8.2f}   (rounds: {', '.join(f'{x:.2f}' for x in ratios)})")
         rows += [Row(name, "actions through HTTP", aps, "/s"), Row(name, "raw fsynced SQLite inserts", raw, "/s"),
                  Row(name, "actions / raw inserts (median of rounds)", statistics.median(ratios), "")]
+        for bots in (4, 8):  # bots at once, each on its own game: writers queue (storage/writelock.py)
+            aps_n, lat_n = bots_at_once(srv.port, library, bots, a.actions // 2 * 2)
+            say(f"  {bots} bots at once {aps_n:6,.0f} actions/s between them, latency median "
+                f"{statistics.median(lat_n) * 1e3:.1f} ms, p99 {percentile(lat_n, 99) * 1e3:.1f} ms")
+            rows += [Row(name, f"{bots} bots at once, actions through HTTP", aps_n, "/s"),
+                     Row(name, f"{bots} bots at once, p99 latency", percentile(lat_n, 99) * 1e3, "ms")]
 
         # What the judge's read costs when the game just changed: the view built and encoded afresh
         # (section 3's judge_game reads one version again and again, kept and encoded once).

@@ -25,6 +25,7 @@ from ..game import Event, Game, GameSetup, GameState, replay
 from ..index import CandidateFinder
 from ..names import fold
 from . import connect
+from .writelock import WriterLock
 
 _TOKENS = ("select g.judge_token_hash, p.id, p.token_hash from games g left join players p on p.game_id = g.id"
            " where g.id = ?")
@@ -49,6 +50,7 @@ class GameStore:
         self._local = threading.local()
         self._cache: OrderedDict[str, Game] = OrderedDict()  # least recently used first
         self._cache_lock = threading.Lock()
+        self.writer = WriterLock(self.db_path)  # units of work queue here, not in SQLite's busy handler
         self.cache_hits = self.cache_misses = 0
 
     @property
@@ -284,15 +286,23 @@ class SqliteUnitOfWork:
         self.finder = store.finder
 
     def __enter__(self) -> SqliteUnitOfWork:
-        self.games.db.conn.execute("BEGIN IMMEDIATE")
+        self.games.writer.__enter__()
+        try:
+            self.games.db.conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.games.writer.__exit__(None, None, None)
+            raise
         self.games._pending().clear()
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
         conn = self.games.db.conn
         pending = self.games._pending()
-        if conn.in_transaction:  # not committed, or COMMIT itself failed: never leave it open
-            conn.execute("ROLLBACK")
+        try:
+            if conn.in_transaction:  # not committed, or COMMIT itself failed: never leave it open
+                conn.execute("ROLLBACK")
+        finally:
+            self.games.writer.__exit__(None, None, None)
         pending.clear()
         if isinstance(exc, sqlite3.IntegrityError):  # the database's own guards of 704.2 and 704.4
             if "names.name_key" in str(exc):
