@@ -671,12 +671,15 @@ def _seat_commanders(seats: list[dict], commanders: tuple[str, ...]) -> None:
 @click.pass_context
 @_guarded
 def game_list(ctx):
-    """Every game of this database, newest first: id, events so far, format, players."""
+    """Every game of this database, newest first: id, events so far, format, players, and
+    whether it is over (the judge ended it, or a player won) or archived (read-only)."""
     from .services import list_games
 
     for g in list_games(_uow(ctx)):
+        marks = (("over", g["finished_at"]), ("archived", g["archived_at"]))
+        status = "".join(f"  [{word}]" for word, at in marks if at)
         click.echo(f"{g['id']}  {g['created_at'][:16].replace('T', ' ')}  {g['seq']:>4} events  "
-                   f"{g['format']:<9} {', '.join(g['players'])}")
+                   f"{g['format']:<9} {', '.join(g['players'])}{status}")
 
 
 _ZONE_ORDER = ("hand", "stack", "battlefield", "graveyard", "exile", "command", "library", "removed")

@@ -311,3 +311,20 @@ def test_a_chooser_names_a_card_that_isnt_theirs_with_choice(db, game):
     assert "name           Ben  #1  named Lightning Bolt  [705.5]" in chosen  # not 704.1: the chooser's naming
     ok(db, "undo", game)
     assert "named Lightning Bolt  [705.5]" in ok(db, "name", game, "1", "Lightning Bolt", "--player", "ben", "--choice")
+
+
+def test_the_list_says_which_games_are_over_and_which_are_archived(db, game, finder):
+    from datetime import UTC, datetime, timedelta
+
+    from mentalmagic import services
+    from mentalmagic.storage.gamedb import GameStore
+
+    def line() -> str:
+        return next(x for x in ok(db, "list").splitlines() if x.startswith(game))
+
+    assert "[" not in line()  # going on
+    ok(db, "do", game, "end")
+    assert line().endswith("Ana, Ben, Cara  [over]")
+    later = datetime.now(UTC) + timedelta(hours=1)
+    assert services.archive_idle(GameStore(db, finder).unit_of_work(), 0, at=later) == [game]
+    assert line().endswith("Ana, Ben, Cara  [over]  [archived]")

@@ -140,12 +140,14 @@ class GameStore:
         return rows[0][0], {pid: h for _, pid, h in rows if pid is not None}
 
     def summaries(self) -> list[dict]:
-        """Every game of the file, newest first: id, created_at, format, seq, players' names in seat order."""
+        """Every game of the file, newest first: id, created_at, format, seq, finished_at and
+        archived_at (None while it goes on, or is live), players' names in seat order."""
         names: dict[str, list[str]] = {}
         for r in self.db.query("select game_id, name from players order by game_id, position"):
             names.setdefault(r["game_id"], []).append(r["name"])
         return [{**r, "players": names.get(r["id"], [])}
-                for r in self.db.query("select id, created_at, format, seq from games order by created_at desc, id")]
+                for r in self.db.query("select id, created_at, format, seq, finished_at, archived_at from games "
+                                       "order by created_at desc, id")]
 
     # -- writing (inside a unit of work) ------------------------------------------------------
     def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str]) -> None:
