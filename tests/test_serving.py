@@ -156,11 +156,27 @@ print("stopped", flush=True)
 """
 
 
+STOP_BETWEEN_FORKS = """
+import os, signal, time
+from mentalmagic.web.serving import prefork
+forks = []
+def stop_after_the_first_fork():  # pending until the first spawn is done: it lands before the second
+    forks.append(1)
+    if len(forks) == 1:
+        os.kill(os.getpid(), signal.SIGTERM)
+os.register_at_fork(after_in_parent=stop_after_the_first_fork)
+prefork(lambda: time.sleep(60), 2)
+print("stopped", flush=True)
+"""
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
-def test_a_stop_that_arrives_as_a_worker_forks_stops_it_too():
+@pytest.mark.parametrize("script", [STOP_AT_FORK, STOP_BETWEEN_FORKS], ids=["at-a-fork", "between-two-forks"])
+def test_a_stop_that_arrives_as_a_worker_forks_stops_it_too(script):
     """A SIGTERM around a fork reaches the new worker (serving.prefork blocks it until the worker
-    has its own handlers and the master knows its pid): neither serves on, nobody waits forever."""
-    proc = subprocess.Popen([sys.executable, "-c", STOP_AT_FORK], start_new_session=True,
+    has its own handlers and the master knows its pid), and one between two forks starts no more
+    workers: neither serves on, nobody waits forever."""
+    proc = subprocess.Popen([sys.executable, "-c", script], start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         out, err = proc.communicate(timeout=20)

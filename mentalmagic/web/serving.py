@@ -154,6 +154,9 @@ def prefork(run, workers: int, on_ready=None) -> None:
         # (stop() sends it one). Unblocked at once, a worker forked an instant before a stop kept
         # the master's handler copy, lost the signal and served on, and the master waited for it.
         signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+        if stopping:  # a stop came in between two spawns: start no more (it can't come now, blocked)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+            return
         try:
             pid = os.fork()
         except BaseException:
