@@ -153,11 +153,14 @@ def find_commanders(pool, names: Sequence[str]) -> tuple[Card, ...]:
 
 def identity_of(commanders: Sequence[Card]) -> Identity:
     """The colour identity a player names within: their commander's, or the union of two (D14(c))."""
-    return _identity_of(tuple(commanders))
+    cards = tuple(commanders)
+    # A card's equality leaves its identity out: the key carries it, so a card read from other data
+    # (another pool, a test's) never gets an answer remembered for this one.
+    return _identity_of(cards, tuple(c.color_identity for c in cards))
 
 
-@lru_cache(maxsize=1024)  # asked on every /candidates of a commander game: checked once per commander(s)
-def _identity_of(commanders: tuple[Card, ...]) -> Identity:
+@lru_cache(maxsize=1024)  # asked on every /candidates for a player of a commander game
+def _identity_of(commanders: tuple[Card, ...], _identities: tuple) -> Identity:
     check_commanders(commanders)
     out: set[str] = set()
     for card in commanders:

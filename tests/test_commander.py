@@ -275,3 +275,17 @@ def test_the_core_tiers_mini_pool_carries_identities_too(mini_pool, mini_finder)
     hybrid = mini_finder.check("Figure of Destiny", cost=ManaCost.parse("{W}"), identity=W)  # {R/W}
     assert [(r.rule, r.message) for r in hybrid.reasons] == [
         ("903.5c", "Figure of Destiny's colour identity is {W}{R}; the commander's is {W}")]
+
+
+def test_an_identity_is_the_cards_own_however_often_it_was_asked(pool):
+    """identity_of remembers its answers; a card whose data gives another identity (or none)
+    still gets its own answer, never one remembered for an equal-looking card."""
+    from dataclasses import replace
+
+    krenko = pool.lookup("Krenko, Mob Boss")
+    assert identity_of([krenko]) == frozenset("R")
+    assert identity_of([replace(krenko, color_identity=frozenset("G"))]) == frozenset("G")
+    with pytest.raises(NotACommander) as e:
+        identity_of([replace(krenko, color_identity=None)])
+    assert e.value.rule == "903.4"
+    assert identity_of([krenko]) == frozenset("R")

@@ -121,6 +121,10 @@ def test_large_answers_reach_a_real_server_whole(cards_app):
     with support.served(cards_app) as root:
         for path in paths:
             want = client.get(path).data
+            with cards_app.test_request_context(path):  # the app's own response, before any client
+                made = cards_app.full_dispatch_request()
+                assert made.direct_passthrough is (len(want) >= FILE_BODY_BYTES)  # handed over as a file
+                made.close()
             with urllib.request.urlopen(root + path, timeout=30) as r:
                 got, length = r.read(), r.headers["Content-Length"]
             assert got == want and int(length) == len(want), path
@@ -154,3 +158,16 @@ def test_a_remembered_question_still_reads_the_game_afresh(tmp_path_factory, car
     assert taken()["Shock"] is True
     bad = client.get(path + "&limit=0")  # a refused question is refused each time it is asked
     assert bad.status_code == 422 and client.get(path + "&limit=0").status_code == 422
+
+
+def test_only_short_questions_are_remembered(cards_client):
+    """A query the schema reads once may still be long (a key repeated): loaded, answered, not kept."""
+    from mentalmagic.web import api
+
+    short = "printed=Shock&limit=3"
+    long = "printed=Shock&limit=3&printed=" + "A" * 2000  # the first printed= is the one read
+    for query in (short, long):
+        got = cards_client.get("/api/v1/candidates?" + query)
+        assert got.status_code == 200 and got.get_json()["printed"]["name"] == "Shock"
+    kept = {q for (_, q) in api._LOADED}
+    assert short.encode() in kept and long.encode() not in kept

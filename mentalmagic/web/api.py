@@ -50,23 +50,28 @@ class Query:
 
 
 _LOADED: dict[tuple, tuple[dict, bool]] = {}
-MAX_LOADED = 8192  # distinct query strings remembered (a few MB); then it starts over
+MAX_LOADED = 8192  # distinct query strings remembered; then it starts over
+MAX_REMEMBERED_QUERY = 1024  # bytes: a bot's question is ~100; a longer one is loaded, not kept
 
 
 def loaded_args(schema) -> tuple[dict, bool]:
     """(the query string loaded through ``schema``, whether it named a format), remembered per raw
     query string: a bot asks the same questions turn after turn, and marshmallow's load is a third
-    of the work /candidates does itself (issue 8). A refused query is never remembered."""
-    key = (schema, request.query_string)
+    of the work /candidates does itself (issue 8). A query the schema refuses is never remembered,
+    nor one over MAX_REMEMBERED_QUERY bytes (at most 8 MiB kept: waitress takes 64 KiB of headers,
+    and a query may repeat a key the schema reads once)."""
+    query = request.query_string
+    key = (schema, query)
     hit = _LOADED.get(key)
     if hit is None:
         data = request.args.to_dict()
         if "commander" in data:
             data["commander"] = request.args.getlist("commander")
         hit = (schema.load(data), "format" in request.args)
-        if len(_LOADED) >= MAX_LOADED:
-            _LOADED.clear()
-        _LOADED[key] = hit
+        if len(query) <= MAX_REMEMBERED_QUERY:
+            if len(_LOADED) >= MAX_LOADED:
+                _LOADED.clear()
+            _LOADED[key] = hit
     return dict(hit[0]), hit[1]
 
 
