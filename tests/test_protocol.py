@@ -208,3 +208,45 @@ def test_the_access_log_can_be_turned_off(tmp_path, db, pool, finder):
     app = make_app(db, pool, finder, access_log="0")
     assert not isinstance(app.wsgi_app, accesslog.AccessLog)
     assert json.loads(app.test_client().get(f"{API}/health").data)["status"] == "ok"
+
+
+def test_the_access_log_obeys_logging_and_never_fails_a_request(tmp_path, monkeypatch):
+    """Its direct write (the handlers open_log makes, and no others) keeps logging's rules: off
+    under logging.disable; a stream that can't be written (pythonw has no stderr) is reported by
+    logging's handleError, never raised into the request."""
+    path = tmp_path / "access.log"
+    log = accesslog.open_log(str(path))
+    extra = [h for h in log.handlers if type(h) is not logging.FileHandler]  # pytest's own capture
+    for h in extra:
+        log.removeHandler(h)
+    (handler,) = log.handlers
+    app = accesslog.AccessLog(lambda environ, start: (start("200 OK", [("Content-Length", "2")]), [b"ok"])[1], log)
+
+    def get() -> None:
+        body = app({"REQUEST_METHOD": "GET", "PATH_INFO": "/api/v1/health", "REMOTE_ADDR": "127.0.0.1"},
+                   lambda status, headers, exc_info=None: None)
+        assert b"".join(body) == b"ok"
+        body.close()
+
+    try:
+        logging.disable(logging.INFO)
+        try:
+            get()
+        finally:
+            logging.disable(logging.NOTSET)
+        assert path.read_text() == ""
+        get()
+        assert '127.0.0.1 "GET /api/v1/health" 200 2 ' in path.read_text()
+        reported = []
+        stream = handler.stream
+        monkeypatch.setattr(handler, "stream", None)  # stream.write: an AttributeError
+        monkeypatch.setattr(handler, "handleError", lambda record: reported.append(record.getMessage()))
+        get()
+        assert len(reported) == 1 and '"GET /api/v1/health" 200 2 ' in reported[0]
+        monkeypatch.setattr(handler, "stream", stream)
+    finally:
+        for h in list(log.handlers):
+            log.removeHandler(h)
+            h.close()
+        for h in extra:
+            log.addHandler(h)

@@ -288,6 +288,8 @@ class SqliteUnitOfWork:
         self.finder = store.finder
 
     def __enter__(self) -> SqliteUnitOfWork:
+        if self.games.db.conn.in_transaction:  # the writer lock isn't reentrant: refuse, don't hang
+            raise RuntimeError("a unit of work inside another, on one thread")
         self.games.writer.__enter__()
         try:
             self.games.db.conn.execute("BEGIN IMMEDIATE")

@@ -103,8 +103,8 @@ class AccessLog:
         # The line open_log's formatter would write, straight to its handlers: a LogRecord, the
         # formatter and Logger.info cost a request more than the rest of its logging (issue 8).
         handlers = self.log.handlers
-        if not all(type(h) in _PLAIN for h in handlers) or self.log.filters:
-            self.log.info("%s", message)  # configured otherwise: logging's own way
+        if not all(type(h) in _PLAIN for h in handlers) or self.log.filters or not self.log.isEnabledFor(logging.INFO):
+            self.log.info("%s", message)  # configured otherwise (or turned down): logging's own way
             return
         now = time.time()
         second, stamp = self._clock
@@ -117,7 +117,7 @@ class AccessLog:
                 try:
                     h.stream.write(line)
                     h.stream.flush()
-                except (OSError, ValueError):  # a full disk or a closed file: logging reports it its way
+                except Exception:  # a full disk, a closed file, no stderr (pythonw): logging reports it its way
                     h.handleError(logging.makeLogRecord({"msg": message}))
 
 
