@@ -666,6 +666,8 @@ def section_games(ctx: Context) -> list[Row]:
                 f"{statistics.median(lat_n) * 1e3:.1f} ms, p99 {percentile(lat_n, 99) * 1e3:.1f} ms")
             rows += [Row(name, f"{bots} bots at once, actions through HTTP", aps_n, "/s"),
                      Row(name, f"{bots} bots at once, p99 latency", percentile(lat_n, 99) * 1e3, "ms")]
+            if bots == 8:  # the server's throughput, to the same raw inserts (one writer, one at a time)
+                ctx.ratios["actions8_vs_sqlite"] = aps_n / raw
 
         # What the judge's read costs when the game just changed: the view built and encoded afresh
         # (section 3's judge_game reads one version again and again, kept and encoded once).
@@ -795,7 +797,7 @@ def main(argv=None) -> int:
     r = ctx.ratios
     say("ratios: " + " ".join(f"{k}={r[k]:.2f}" if k in r else f"{k}=n/a"
                               for k in ("candidates", "candidates_player", "autocomplete", "judge_game",
-                                        "actions_vs_sqlite", "restart_s", "catch_up_ms")))
+                                        "actions_vs_sqlite", "actions8_vs_sqlite", "restart_s", "catch_up_ms")))
     return 0
 
 
