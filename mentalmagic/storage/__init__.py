@@ -11,14 +11,13 @@ import sqlite_utils
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schema.sql"
 
 
-def connect(path: str | Path, *, apply_schema: bool = True, shared: bool = False) -> sqlite_utils.Database:
+def connect(path: str | Path, *, apply_schema: bool = True) -> sqlite_utils.Database:
     """Open the database, apply schema.sql, and set the pragmas every connection needs.
 
     The connection is in autocommit mode; every multi-step write goes through
-    ``transaction()`` so that it lands whole or not at all. ``shared``: threads take turns on it
-    (the games' writing connection, storage/groupcommit.py), so any thread may use it.
+    ``transaction()`` so that it lands whole or not at all.
     """
-    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=not shared)
+    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA busy_timeout = 30000")
     if str(path) != ":memory:":

@@ -25,7 +25,6 @@ from ..game import Event, Game, GameSetup, GameState, replay
 from ..index import CandidateFinder
 from ..names import fold
 from . import connect
-from .groupcommit import GroupCommit
 from .writelock import WriterLock
 
 _TOKENS = ("select g.judge_token_hash, p.id, p.token_hash from games g left join players p on p.game_id = g.id"
@@ -52,14 +51,10 @@ class GameStore:
         self._cache: OrderedDict[str, Game] = OrderedDict()  # least recently used first
         self._cache_lock = threading.Lock()
         self.writer = WriterLock(self.db_path)  # units of work queue here, not in SQLite's busy handler
-        self.group = GroupCommit(self.db_path, self.writer)  # units of work at once share one fsync
         self.cache_hits = self.cache_misses = 0
 
     @property
     def db(self):
-        """This thread's connection; inside a unit of work, the writing one (its turn holds it)."""
-        if getattr(self._local, "in_uow", False):
-            return self.group.db()
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = connect(self.db_path, apply_schema=False)
@@ -87,9 +82,6 @@ class GameStore:
                 setup = GameSetup.from_dict(json.loads(row["setup"]))
                 game = Game(row["id"], setup, replay(setup, self._read_events(game_id)), row["created_at"],
                             row["version"], archived_at=row["archived_at"])
-        if getattr(self._local, "in_uow", False):  # it may hold what the open batch hasn't committed yet
-            self._pending().append(game)
-            return game
         return self.remember(game)
 
     def cached(self) -> int:
@@ -289,35 +281,33 @@ class GameStore:
 
 
 class SqliteUnitOfWork:
-    """``with uow: ... uow.commit()``: a savepoint of the process's open write transaction
-    (storage/groupcommit.py), rolled back unless committed; ``commit()`` returns once it is durable."""
+    """``with uow: ... uow.commit()``: one BEGIN IMMEDIATE transaction, rolled back unless committed."""
 
     def __init__(self, store: GameStore):
         self.games = store
         self.finder = store.finder
 
     def __enter__(self) -> SqliteUnitOfWork:
-        local = self.games._local
-        if getattr(local, "in_uow", False):  # turns aren't reentrant: refuse, don't hang
+        if self.games.db.conn.in_transaction:  # the writer lock isn't reentrant: refuse, don't hang
             raise RuntimeError("a unit of work inside another, on one thread")
-        self.games.group.begin()
-        local.in_uow, self._ended = True, False
+        self.games.writer.__enter__()
+        try:
+            self.games.db.conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.games.writer.__exit__(None, None, None)
+            raise
         self.games._pending().clear()
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if not self._ended:  # refused or failed before commit(): undo this one's part only
-            self._ended = True
-            try:
-                conn = self.games.db.conn
-                conn.execute("ROLLBACK TO unit")
-                conn.execute("RELEASE unit")
-            except sqlite3.Error:
-                pass  # the whole transaction is gone (an I/O error): GroupCommit tells the others
-            finally:
-                self.games._local.in_uow = False
-                self.games.group.end(kept=False)
-        self.games._pending().clear()
+        conn = self.games.db.conn
+        pending = self.games._pending()
+        try:
+            if conn.in_transaction:  # not committed, or COMMIT itself failed: never leave it open
+                conn.execute("ROLLBACK")
+        finally:
+            self.games.writer.__exit__(None, None, None)
+        pending.clear()
         if isinstance(exc, sqlite3.IntegrityError):  # the database's own guards of 704.2 and 704.4
             if "names.name_key" in str(exc):
                 raise NameTaken("that name was taken by another card at the same moment") from exc
@@ -325,11 +315,7 @@ class SqliteUnitOfWork:
                 raise AlreadyNamed("this card was named at the same moment") from exc
 
     def commit(self) -> None:
-        """Keep this unit of work's changes; return once they are durable (the batch's COMMIT)."""
-        self.games.db.conn.execute("RELEASE unit")
-        self._ended = True
-        self.games._local.in_uow = False
-        self.games.group.end(kept=True)
+        self.games.db.conn.execute("COMMIT")
         for game in self.games._pending():
             self.games.remember(game)
         self.games._pending().clear()

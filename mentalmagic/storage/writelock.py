@@ -9,9 +9,8 @@ before ``BEGIN IMMEDIATE`` queues the writers in the kernel instead: a thread lo
 ``flock`` on a file beside the database, which the kernel releases if its process dies, so a
 killed worker never leaves it held.
 
-A batch of units of work takes it (storage/groupcommit.py), in the server and in the CLI
-(``game …``). Deck edits and the card import don't; when they collide with a game's write,
-SQLite's busy handler serves as before.
+Every unit of work takes it: the server's and the CLI's (``game …``). Deck edits and the card
+import don't; when they collide with a game's write, SQLite's busy handler serves as before.
 Where ``fcntl`` is missing (Windows, one server process there) or the file system refuses
 ``flock`` (some network mounts), the thread lock alone serves, and SQLite keeps writes correct.
 """
