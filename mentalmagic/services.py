@@ -56,10 +56,6 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _new_game_id() -> str:
-    return new_id()
-
-
 def _new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -190,7 +186,7 @@ def archive_idle(uow: UnitOfWork, hours: float, at: datetime | None = None, most
 
 def _game_id(uow: UnitOfWork) -> str:
     """A random id; prefixed ``shard.`` when set, so a router in front finds the instance that holds it."""
-    token = _new_game_id()  # letters, digits, - and _: never a dot
+    token = new_id()  # letters, digits, - and _: never a dot
     return f"{uow.games.shard}.{token}" if uow.games.shard else token
 
 

@@ -290,7 +290,7 @@ def test_a_game_id_never_starts_with_a_dash_that_a_command_line_would_read_as_an
 
     ids = iter(["-dashed", "_fine"])
     monkeypatch.setattr(services.secrets, "token_urlsafe", lambda n: next(ids))
-    assert services._new_game_id() == "_fine"
+    assert services.new_id() == "_fine"  # what create_game draws a game's id with
 
 
 def test_shuffle_is_a_cut_and_a_leaver_returns_what_they_only_control(db, game):

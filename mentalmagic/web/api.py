@@ -138,8 +138,7 @@ def search():
     args, _ = loaded_args(_search)
     cards = runtime().pool.search(args["q"], args["limit"])
     enc = encoded()
-    body = b'{"cards":[' + b",".join([enc.summary(c) for c in cards]) + b"]}"
-    return current_app.response_class(body, mimetype="application/json")
+    return body_response(b'{"cards":[' + b",".join([enc.summary(c) for c in cards]) + b"]}")
 
 
 @bp.get("/candidates")
