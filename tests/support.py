@@ -65,6 +65,9 @@ def served(app, threads: int = 8, timeout: float = 60, **options):
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        server.close()
+        # Closed in the loop's own thread: closing sockets from here raced its select(), which then
+        # saw a closed descriptor (EBADF) when a browser still held a keep-alive connection.
+        server.trigger.pull_trigger(lambda: [channel.close() for channel in list(server._map.values())])
         thread.join(timeout=timeout)
         assert not thread.is_alive(), "the server did not stop"
+        server.task_dispatcher.shutdown(timeout=timeout)
