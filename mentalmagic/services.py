@@ -18,7 +18,7 @@ from .actions import decide
 from .cards import Card
 from .commander import find_commanders, identity_of
 from .commands import Command, Shuffle
-from .errors import Forbidden, GameArchived, InvalidInput, NotACommander, UnknownPlayer
+from .errors import ArbiterError, Forbidden, GameArchived, InvalidInput, NotACommander, UnknownPlayer
 from .formats import COMMANDER
 from .game import Event, Game, GameSetup, GameState, Player, check_setup
 from .game import undo as undo_last
@@ -31,6 +31,7 @@ class Repository(Protocol):
     shard: str  # this instance's part of the game ids, when several share the games (README, "Past one machine")
 
     def load(self, game_id: str) -> Game: ...
+    def peek(self, game_id: str) -> Game | None: ...
     def events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]: ...
     def tokens(self, game_id: str) -> tuple[str, dict[str, str]]: ...
     def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str]) -> None: ...
@@ -129,15 +130,41 @@ def _commanders(pool, fmt: str, players: list[dict]) -> list[tuple[str, Card]]:
 
 
 def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict:
-    """Check and record one action: the event and the cards it changed, as the caller may see them."""
+    """Check and record one action: the event and the cards it changed, as the caller may see them.
+
+    Writers queue for the write alone: the action is first decided on the game as this process
+    last saw it, before the writer lock; under the lock, the game's version (read there anyway)
+    says whether anyone wrote since, and only then is it decided again, on the game as it is. A
+    refusal is only ever given under the lock, on the game as it is (the copy may be stale)."""
+    early = _decided(uow.games.peek(game_id), uow.finder, caller, command)
     with uow:
         game = _writable(uow.games.load(game_id))  # inside the lock: nobody can write between read and append
-        command = with_randomness(command, game.state)
-        event = decide(game.state, game.setup, uow.finder, command, caller.player, caller.is_judge, now())
-        game, changed = uow.games.append(game, event, game.state.apply_event(event))
+        if early is not None and early[0] is game:  # the same version, the same state: the same decision
+            _, event, after = early
+        else:
+            _, event, after = _decide(game, uow.finder, caller, command)
+        game, changed = uow.games.append(game, event, after)
         uow.commit()
     return {"event": views.event_view(event, caller),
             "cards": [views.card_view(game.state.cards[cid], caller, uow.finder.pool) for cid in changed]}
+
+
+def _decide(game: Game, finder: CandidateFinder, caller: Caller, command: Command) -> tuple[Game, Event, GameState]:
+    """The event ``command`` makes in ``game`` (or the rule's refusal), and the state after it."""
+    command = with_randomness(command, game.state)
+    event = decide(game.state, game.setup, finder, command, caller.player, caller.is_judge, now())
+    return game, event, game.state.apply_event(event)
+
+
+def _decided(game: Game | None, finder: CandidateFinder, caller: Caller,
+             command: Command) -> tuple[Game, Event, GameState] | None:
+    """``_decide`` on a copy that may be stale: None when there is no copy, or it refuses."""
+    if game is None or game.archived_at is not None:
+        return None
+    try:
+        return _decide(game, finder, caller, command)
+    except ArbiterError:  # perhaps only because the copy is stale: the lock's check will say
+        return None
 
 
 def with_randomness(command: Command, state: GameState) -> Command:

@@ -25,6 +25,7 @@ from ..game import Event, Game, GameSetup, GameState, replay
 from ..index import CandidateFinder
 from ..names import fold
 from . import connect
+from .durable import sync_after_commit, sync_wal
 from .writelock import WriterLock
 
 _TOKENS = ("select g.judge_token_hash, p.id, p.token_hash from games g left join players p on p.game_id = g.id"
@@ -58,6 +59,7 @@ class GameStore:
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = connect(self.db_path, apply_schema=False)
+            self._local.sync_after = sync_after_commit(db.conn)  # storage/durable.py
         return db
 
     def unit_of_work(self) -> SqliteUnitOfWork:
@@ -83,6 +85,12 @@ class GameStore:
                 game = Game(row["id"], setup, replay(setup, self._read_events(game_id)), row["created_at"],
                             row["version"], archived_at=row["archived_at"])
         return self.remember(game)
+
+    def peek(self, game_id: str) -> Game | None:
+        """The game as this process last saw it, without reading the database: perhaps stale,
+        perhaps None (a unit of work's ``load`` says whether it still is the game)."""
+        with self._cache_lock:
+            return self._cache.get(game_id)
 
     def cached(self) -> int:
         """How many games are in the cache now (at most ``cache_size``)."""
@@ -217,6 +225,12 @@ class GameStore:
             raise UnknownGame(game_id)
         return row[0]
 
+    def _make_durable(self) -> None:
+        """On disk before anyone is answered: what this thread's connection committed, when it left
+        the fsync to us (storage/durable.py)."""
+        if getattr(self._local, "sync_after", False):
+            sync_wal(self.db_path)
+
     def _pending(self) -> list[Game]:
         """What the current unit of work wrote, cached once it commits."""
         if not hasattr(self._local, "pending"):
@@ -308,6 +322,7 @@ class SqliteUnitOfWork:
         finally:
             self.games.writer.__exit__(None, None, None)
         pending.clear()
+        self.games._make_durable()  # after the lock: the next writer needn't wait for this fsync
         if isinstance(exc, sqlite3.IntegrityError):  # the database's own guards of 704.2 and 704.4
             if "names.name_key" in str(exc):
                 raise NameTaken("that name was taken by another card at the same moment") from exc
