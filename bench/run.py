@@ -12,11 +12,12 @@ Honest by construction (issue 8):
   machine's noise hits all alike; ratios are taken within a round, then their median reported;
 - process start to first answer (cards stored, and a fresh database), the CLI look-up, RSS/PSS
   of every server process, and the game paths: the judge's read of a 300-card game (wrk, with the
-  routes above), durable actions through HTTP (wrk: one bot, and 8 at once, each on its own game)
-  against raw fsynced SQLite inserts on the same disk
-  (interleaved in rounds), 1,000- and 10,000-event games with every action type written by this
-  process and rebuilt from their log, then read by a server that didn't write them: first read,
-  read after the writer added two events, and ``/events`` whole, ``?since=`` and ``?limit=``.
+  routes above); durable actions through HTTP (wrk: one bot, and 8 at once, each on its own game)
+  against raw durable SQLite inserts on the same disk (one writer; and as many writers at once,
+  written as the server writes), interleaved in rounds; 1,000- and 10,000-event games with every
+  action type written by this process and rebuilt from their log, then read by a server that
+  didn't write them: first read, read after the writer added two events, and ``/events`` whole,
+  ``?since=`` and ``?limit=``.
 
 Rate limits and the access log are switched off in the servers' environment (MENTALMAGIC_RATE_LIMIT=0,
 MENTALMAGIC_GAMES_PER_HOUR=0, MENTALMAGIC_ACCESS_LOG=0). The last line sums up the ratios. These are
@@ -38,6 +39,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -501,20 +503,61 @@ def section_start(ctx: Context) -> list[Row]:
 
 
 # -- 5. games through HTTP ------------------------------------------------------------------------
+RAW_PAYLOAD = json.dumps({"type": "draw", "player": "p1", "cards": ["c" * 12], "count": 1})
+RAW_TABLE = "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, game TEXT, seq INTEGER, data TEXT)"
+
+
 def sqlite_inserts(path: Path, n: int) -> float:
-    """Raw durable inserts per second on the same disk: WAL, synchronous=FULL, one transaction each."""
+    """Raw durable inserts per second on the same disk: WAL, synchronous=FULL, one writer, one
+    transaction each (issue 8's baseline)."""
     conn = sqlite3.connect(str(path), isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = FULL")
-    conn.execute("CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, game TEXT, seq INTEGER, data TEXT)")
-    payload = json.dumps({"type": "draw", "player": "p1", "cards": ["c" * 12], "count": 1})
+    conn.execute(RAW_TABLE)
     t = time.perf_counter()
     for i in range(n):
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO events (game, seq, data) VALUES (?, ?, ?)", ("g", i, payload))
+        conn.execute("INSERT INTO events (game, seq, data) VALUES (?, ?, ?)", ("g", i, RAW_PAYLOAD))
         conn.execute("COMMIT")
     rate = n / (time.perf_counter() - t)
     conn.close()
+    return rate
+
+
+def sqlite_inserts_at_once(path: Path, n: int, writers: int) -> float:
+    """Raw durable inserts per second by ``writers`` threads at once, written the way the server
+    writes (storage/durable.py): under a lock, BEGIN IMMEDIATE, the insert, COMMIT with
+    synchronous=NORMAL; then, the lock let go, fdatasync of the WAL. Writers at once share the
+    disk's flushes, which one writer alone can't: the baseline for bots at once doing equal work."""
+    setup = sqlite3.connect(str(path), isolation_level=None)
+    setup.execute("PRAGMA journal_mode = WAL")
+    setup.execute(RAW_TABLE)
+    lock, start = threading.Lock(), threading.Barrier(writers + 1)
+    each = max(1, n // writers)
+
+    def writer(k: int) -> None:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA synchronous = NORMAL")
+        wal = os.open(f"{path}-wal", os.O_RDONLY)
+        start.wait()
+        for i in range(each):
+            with lock:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("INSERT INTO events (game, seq, data) VALUES (?, ?, ?)", (f"g{k}", i, RAW_PAYLOAD))
+                conn.execute("COMMIT")
+            os.fdatasync(wal)
+        os.close(wal)
+        conn.close()
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(writers)]
+    for t in threads:
+        t.start()
+    start.wait()
+    t0 = time.perf_counter()
+    for t in threads:
+        t.join()
+    rate = each * writers / (time.perf_counter() - t0)
+    setup.close()
     return rate
 
 
@@ -652,26 +695,36 @@ class Table:
 
 def actions_against_inserts(ctx: Context, port: int, library: list[str]) -> dict[int, dict[str, list[float]]]:
     """Durable actions through HTTP (wrk: one bot, and ``--connections`` bots at once, each on a game
-    of its own) and raw fsynced inserts on the same disk, measured right before and right after each
-    run (their mean is its baseline: the disk is not the same after a run of writes as before), in
-    interleaved rounds so that the disk's and the machine's noise hit both alike. Per number of bots:
-    actions/s, the raw inserts/s it was compared with, its ratio and its latencies, one entry a round."""
+    of its own) against raw durable inserts on the same disk, measured right before and right after
+    each run (their mean is its baseline: the disk is not the same after a run of writes as before),
+    in interleaved rounds so that the disk's and the machine's noise hit both alike. Two baselines:
+    one writer with synchronous=FULL (issue 8's), and, for bots at once, as many raw writers at once
+    written the way the server writes (``sqlite_inserts_at_once``). Per number of bots, one entry a
+    round: actions/s, each baseline and its ratio, the latencies."""
     a = ctx.args
     scripts = {n: actions_script(ctx.workdir / f"actions-{n}.lua", [make_game(port, library) for _ in range(n)])
                for n in sorted({1, a.connections})}
     if a.warmup:
         for n, script in scripts.items():
             run_wrk(ctx, port, script, 1, connections=n, threads=n)
-    out = {n: {"rate": [], "raw": [], "ratio": [], "p50": [], "p99": []} for n in scripts}
-    for r in range(a.rounds):
+    out = {n: {k: [] for k in ("rate", "raw", "ratio", "raw_same", "ratio_same", "p50", "p99")} for n in scripts}
+    files = iter(range(1_000_000))
+
+    def baselines(n: int) -> tuple[float, float]:
+        raw = sqlite_inserts(ctx.workdir / f"raw-{next(files)}.sqlite", a.actions)
+        same = sqlite_inserts_at_once(ctx.workdir / f"raw-{next(files)}.sqlite", a.actions, n) if n > 1 else raw
+        return raw, same
+
+    for _ in range(a.rounds):
         for n, script in scripts.items():
-            before = sqlite_inserts(ctx.workdir / f"raw-inserts-{r}-{n}-before.sqlite", a.actions)
+            before = baselines(n)
             res = run_wrk(ctx, port, script, connections=n, threads=n)
-            raw = (before + sqlite_inserts(ctx.workdir / f"raw-inserts-{r}-{n}-after.sqlite", a.actions)) / 2
+            after = baselines(n)
             if res["non2xx"] or res["errors"]:
                 raise RuntimeError(f"{n} bot(s): {res['non2xx']} actions refused {res['errors']}")
-            for k, v in (("rate", res["rps"]), ("raw", raw), ("ratio", res["rps"] / raw), ("p50", res["p50"]),
-                         ("p99", res["p99"])):
+            raw, same = ((x + y) / 2 for x, y in zip(before, after, strict=True))
+            for k, v in (("rate", res["rps"]), ("raw", raw), ("ratio", res["rps"] / raw), ("raw_same", same),
+                         ("ratio_same", res["rps"] / same), ("p50", res["p50"]), ("p99", res["p99"])):
                 out[n][k].append(v)
     return out
 
@@ -690,14 +743,24 @@ def section_games(ctx: Context) -> list[Row]:
         for n, m in actions_against_inserts(ctx, srv.port, library).items():
             who = "one bot" if n == 1 else f"{n} bots at once"
             say(f"  {who:<15} {med(m['rate']):7,.0f} actions/s   latency median {med(m['p50']) * 1e3:.1f} ms, "
-                f"p99 {med(m['p99']) * 1e3:.1f} ms   raw inserts {med(m['raw']):7,.0f}/s   ratio {med(m['ratio']):.2f} "
+                f"p99 {med(m['p99']) * 1e3:.1f} ms")
+            say(f"  {'':<15} to one raw writer ({med(m['raw']):,.0f} inserts/s): {med(m['ratio']):.2f} "
                 f"(rounds: {', '.join(f'{x:.2f}' for x in m['ratio'])})")
             rows += [Row(name, f"{who}, actions through HTTP", med(m["rate"]), "/s"),
                      Row(name, f"{who}, p99 latency", med(m["p99"]) * 1e3, "ms"),
-                     Row(name, f"{who}, actions / raw inserts (median of rounds)", med(m["ratio"]), "")]
-            # the issue's measure is wrk's 8 connections, as for every route; one bot alone beside it
-            ctx.ratios["actions_vs_sqlite" if n == a.connections else "actions1_vs_sqlite"] = med(m["ratio"])
-        say("  (raw inserts: sqlite3, WAL, synchronous=FULL, one writer, a transaction each, same disk)")
+                     Row(name, f"{who}, actions / raw inserts, one writer (median of rounds)", med(m["ratio"]), "")]
+            if n > 1:
+                rounds = ", ".join(f"{x:.2f}" for x in m["ratio_same"])
+                say(f"  {'':<15} to {n} raw writers at once, written as the server writes ({med(m['raw_same']):,.0f} "
+                    f"inserts/s): {med(m['ratio_same']):.2f} (rounds: {rounds})")
+                rows.append(Row(name, f"{who}, actions / {n} raw writers at once (median of rounds)",
+                                med(m["ratio_same"]), ""))
+                ctx.ratios[f"actions{n}_vs_sqlite"] = med(m["ratio"])
+                ctx.ratios[f"actions{n}_vs_sqlite{n}"] = med(m["ratio_same"])
+            else:
+                ctx.ratios["actions_vs_sqlite"] = med(m["ratio"])
+        say("  (raw inserts: sqlite3, WAL, a transaction each, same disk; one writer with synchronous=FULL, "
+            "or writers at once committing with NORMAL, each then fdatasync after the lock)")
 
         # What the judge's read costs when the game just changed: the view built and encoded afresh
         # (section 3's judge_game reads one version again and again, kept and encoded once).
@@ -783,7 +846,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--no-warmup", dest="warmup", action="store_false", help="skip the unmeasured first pass")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="server processes (default: cores)")
     p.add_argument("--starts", type=int, default=3, help="server starts timed per case")
-    p.add_argument("--actions", type=int, default=2000, help="raw fsynced inserts timed before each run of bots")
+    p.add_argument("--actions", type=int, default=2000, help="raw inserts timed before and after each run of bots")
     p.add_argument("--events", type=lambda s: [int(x) for x in s.split(",")], default=[1000, 10000],
                    help="lengths of the long games read by another process (default 1000,10000)")
     p.add_argument("--only", type=lambda s: s.split(","), default=None, metavar="SECTION[,SECTION]",
@@ -824,10 +887,11 @@ def main(argv=None) -> int:
     for r in rows:
         say(f"  {f'{r.section}: {r.metric}':<{w}}  {r.value:>12,.2f} {r.unit}")
     say(f"  bench wall time {time.perf_counter() - t_all:.0f} s, load average at the end {os.getloadavg()[0]:.2f}")
-    r = ctx.ratios
+    r, c = ctx.ratios, args.connections
     say("ratios: " + " ".join(f"{k}={r[k]:.2f}" if k in r else f"{k}=n/a"
                               for k in ("candidates", "candidates_player", "autocomplete", "judge_game",
-                                        "actions_vs_sqlite", "actions1_vs_sqlite", "restart_s", "catch_up_ms")))
+                                        "actions_vs_sqlite", f"actions{c}_vs_sqlite", f"actions{c}_vs_sqlite{c}",
+                                        "restart_s", "catch_up_ms")))
     return 0
 
 

@@ -202,3 +202,11 @@ class CommanderRefused(RuleRefusal):
 
     code = "commander_refused"
     rule = "903.9a"
+
+
+# -- the server itself ---------------------------------------------------------
+class StorageFailed(ArbiterError):
+    """The disk failed to make a write durable (storage/durable.py): what was asked may or may not
+    have been recorded, and this server takes no more writes until it is restarted."""
+
+    code = "storage_failed"

@@ -235,6 +235,8 @@ class HealthCheck:
         problems = []
         if not len(self.rt.pool):
             problems.append("no card is loaded")
+        if getattr(self.rt.games, "failed", None):  # the disk failed a sync: no more writes (storage/durable.py)
+            problems.append(self.rt.games.failed)
         if not self.rt.db_path.exists():
             return [*problems, f"the database {self.rt.db_path} is gone"]
         table_problem = card_table_problem(self.rt.db_path)  # also fails on a file that isn't a database

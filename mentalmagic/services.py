@@ -18,7 +18,7 @@ from .actions import decide
 from .cards import Card
 from .commander import find_commanders, identity_of
 from .commands import Command, Shuffle
-from .errors import ArbiterError, Forbidden, GameArchived, InvalidInput, NotACommander, UnknownPlayer
+from .errors import Forbidden, GameArchived, InvalidInput, NotACommander, UnknownPlayer
 from .formats import COMMANDER
 from .game import Event, Game, GameSetup, GameState, Player, check_setup
 from .game import undo as undo_last
@@ -158,12 +158,13 @@ def _decide(game: Game, finder: CandidateFinder, caller: Caller, command: Comman
 
 def _decided(game: Game | None, finder: CandidateFinder, caller: Caller,
              command: Command) -> tuple[Game, Event, GameState] | None:
-    """``_decide`` on a copy that may be stale: None when there is no copy, or it refuses."""
+    """``_decide`` on a copy that may be stale: None when there is no copy, or it fails there (a
+    refusal, or worse, may come of the copy alone: the decision under the lock is the one that counts)."""
     if game is None or game.archived_at is not None:
         return None
     try:
         return _decide(game, finder, caller, command)
-    except ArbiterError:  # perhaps only because the copy is stale: the lock's check will say
+    except Exception:  # noqa: BLE001 - a hint only: refused, or worse, perhaps only because the copy is stale
         return None
 
 

@@ -1,52 +1,55 @@
 """A games connection's commits made durable after the writer lock, not inside it (issue 8).
 
-With ``synchronous=FULL``, SQLite fsyncs the WAL inside COMMIT, so the fsync is part of what
-writers queue for: with eight bots acting at once, ~0.35 ms of the ~0.65 ms each held the
+With ``synchronous=FULL``, SQLite fsyncs the WAL inside COMMIT, so the fsync was part of what
+writers queued for: with eight bots acting at once, ~0.35 ms of the ~0.65 ms each held the
 writer lock (storage/writelock.py). Where it can, a games connection commits with
 ``synchronous=NORMAL`` instead (the WAL is written, not yet synced: SQLite documents WAL with
-NORMAL as safe from corruption, only not durable), and the unit of work calls ``fdatasync`` on
-the WAL once it has let the lock go, before its caller is answered. ``fdatasync`` flushes the
-whole file, so every frame written before its own too (the WAL is appended in order): an
-action is on disk when it is answered, as before, and so is every action it read.
+NORMAL as safe from corruption, only not durable), and the store calls ``fdatasync`` on the WAL:
 
-What moves: in the fraction of a millisecond between a COMMIT and its ``fdatasync``, another
-reader may already see the action. Only a power cut or a kernel crash in that window (not a
-crash of the process: the kernel still writes its pages) would take back an action that its
-bot was never told had landed. A refusal, which may rest on such an action, waits for an
-``fdatasync`` too (the unit of work syncs whether it committed or not).
+- at the end of every unit of work, once it has let the lock go, before its caller is
+  answered, whether the action landed or was refused (a refusal may rest on what another
+  writer committed an instant before);
+- before a read outside a unit of work shows a game at a version this process hasn't seen
+  synced (the first read after someone else's write: ~60 µs when their sync is done, the rest
+  of it when it is not).
+
+``fdatasync`` flushes the whole file, so every frame written before its own too (the WAL is
+appended in order): what an answer shows, and what it rests on, is on disk when it is sent,
+as with FULL. What doesn't wait: the check of a token (a token the judge just replaced still
+fails at once), the list of games and the shell's completions. What a failed ``fdatasync``
+means: the write is in the WAL and others may see it, but the disk may not hold it; the store
+answers "outcome unknown" and takes no more writes until restarted (``GameStore.failed``).
 
 Elsewhere the connection keeps ``synchronous=FULL`` and nothing is left to do: without WAL (a
-file system that can't share its memory), and where ``os.fdatasync`` is missing (macOS,
-Windows: one process there, and SQLite's own sync is what a judge's laptop has always had).
+file system that can't share its memory), where ``os.fdatasync`` is missing (macOS, Windows:
+one process there, and SQLite's own sync is what a judge's laptop has always had), or where
+the WAL can't be opened.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-from pathlib import Path
 
 
-def sync_after_commit(conn: sqlite3.Connection) -> bool:
-    """Have ``conn`` commit without its own fsync, where ``sync_wal`` can make its commits durable
-    after: True when it was set so (call ``sync_wal`` after each write then), False when it keeps
-    ``synchronous=FULL``."""
+def wal_to_sync(conn: sqlite3.Connection) -> int | None:
+    """Have ``conn`` commit without its own fsync and give a descriptor of its WAL to ``fdatasync``
+    after each write; None (and ``conn`` unchanged, ``synchronous=FULL``) where that can't be done.
+
+    The WAL's path is SQLite's own (``PRAGMA database_list``: symlinks resolved, as SQLite does
+    when it puts the WAL beside the real file). The descriptor lives as long as the connection:
+    while a connection is open SQLite never deletes the WAL (that takes an exclusive lock, after a
+    checkpoint), and a descriptor open before a write failed is told of the failure."""
     if not hasattr(os, "fdatasync"):
-        return False
+        return None
     if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
-        return False
-    conn.execute("PRAGMA synchronous = NORMAL")
-    return True
-
-
-def sync_wal(db_path: Path) -> None:
-    """``fdatasync`` the WAL of ``db_path``: what was committed to it is on disk when this returns.
-
-    The file is opened each time (a few microseconds): a descriptor kept open could outlive the
-    file it names. While a connection of ours is open, SQLite keeps the WAL where it is, and a
-    checkpoint syncs the WAL and the database before it ever starts the WAL over."""
-    fd = os.open(f"{db_path}-wal", os.O_RDONLY)
+        return None
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    if not path:  # a temporary or in-memory database: nothing to make durable
+        return None
     try:
-        os.fdatasync(fd)
-    finally:
-        os.close(fd)
+        fd = os.open(f"{path}-wal", os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return fd

@@ -11,6 +11,7 @@ recently used games go first) and never holds an archived game.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -20,12 +21,12 @@ from pathlib import Path
 
 import orjson
 
-from ..errors import AlreadyNamed, NameTaken, UnknownGame
+from ..errors import AlreadyNamed, NameTaken, StorageFailed, UnknownGame
 from ..game import Event, Game, GameSetup, GameState, replay
 from ..index import CandidateFinder
 from ..names import fold
 from . import connect
-from .durable import sync_after_commit, sync_wal
+from .durable import wal_to_sync
 from .writelock import WriterLock
 
 _TOKENS = ("select g.judge_token_hash, p.id, p.token_hash from games g left join players p on p.game_id = g.id"
@@ -53,13 +54,15 @@ class GameStore:
         self._cache_lock = threading.Lock()
         self.writer = WriterLock(self.db_path)  # units of work queue here, not in SQLite's busy handler
         self.cache_hits = self.cache_misses = 0
+        self._synced: dict[str, int] = {}  # game id -> a version of it known to be on disk (storage/durable.py)
+        self.failed: str | None = None  # why this store takes no more writes: the disk failed a sync
 
     @property
     def db(self):
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = connect(self.db_path, apply_schema=False)
-            self._local.sync_after = sync_after_commit(db.conn)  # storage/durable.py
+            self._local.wal = wal_to_sync(db.conn)  # None: SQLite syncs inside COMMIT (storage/durable.py)
         return db
 
     def unit_of_work(self) -> SqliteUnitOfWork:
@@ -75,8 +78,13 @@ class GameStore:
             if cached is not None and cached.version == version:
                 self._cache.move_to_end(game_id)
                 self.cache_hits += 1
-                return cached
-            self.cache_misses += 1
+                hit = cached
+            else:
+                hit = None
+                self.cache_misses += 1
+        if hit is not None:
+            self._on_disk(game_id, version)
+            return hit
         with self._snapshot():  # the row and the events as of one moment
             row = self._row(game_id)
             game = self._caught_up(cached, row) if cached is not None and cached.version < row["version"] else None
@@ -84,6 +92,7 @@ class GameStore:
                 setup = GameSetup.from_dict(json.loads(row["setup"]))
                 game = Game(row["id"], setup, replay(setup, self._read_events(game_id)), row["created_at"],
                             row["version"], archived_at=row["archived_at"])
+        self._on_disk(game_id, game.version)
         return self.remember(game)
 
     def peek(self, game_id: str) -> Game | None:
@@ -125,8 +134,11 @@ class GameStore:
 
     def events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]:
         """The log in order; with ``since``, only the events after that seq; at most ``limit``."""
-        self._row(game_id)
-        return self._read_events(game_id, since, limit)
+        with self._snapshot():  # the version, and the events as of it
+            version = self._row(game_id)["version"]
+            events = self._read_events(game_id, since, limit)
+        self._on_disk(game_id, version)
+        return events
 
     def _read_events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]:
         sql, args = "select seq, at, type, player, data, rule from events where game_id = ?", [game_id]
@@ -225,11 +237,38 @@ class GameStore:
             raise UnknownGame(game_id)
         return row[0]
 
-    def _make_durable(self) -> None:
-        """On disk before anyone is answered: what this thread's connection committed, when it left
-        the fsync to us (storage/durable.py)."""
-        if getattr(self._local, "sync_after", False):
-            sync_wal(self.db_path)
+    def _on_disk(self, game_id: str, version: int) -> None:
+        """Before a read outside a unit of work shows ``version`` of a game: on disk, synced here
+        unless this process already knows it is (storage/durable.py)."""
+        if getattr(self._local, "wal", None) is None or self.db.conn.in_transaction:
+            return  # SQLite synced it inside COMMIT; or a unit of work, which syncs when it ends
+        with self._cache_lock:
+            if self._synced.get(game_id, -1) >= version:
+                return
+        self.sync()
+        self._mark_synced([(game_id, version)])
+
+    def _mark_synced(self, games: list[tuple[str, int]]) -> None:
+        with self._cache_lock:
+            if len(self._synced) > 4 * max(self.cache_size, 256):  # bounded: forgetting costs one sync a game
+                self._synced.clear()
+            for game_id, version in games:
+                if self._synced.get(game_id, -1) < version:
+                    self._synced[game_id] = version
+
+    def sync(self) -> None:
+        """``fdatasync`` this thread's WAL, when its connection left that to us: everything committed
+        to the file so far is on disk when this returns. A failure stops this store's writes."""
+        wal = getattr(self._local, "wal", None)
+        if wal is None:
+            return
+        try:
+            os.fdatasync(wal)
+        except OSError as e:
+            self.failed = (f"the disk failed to sync {self.db_path} ({e.strerror or e}): this server takes no more "
+                           "writes until it is restarted")
+            raise StorageFailed(f"{self.failed}; the last write may or may not have been recorded: read the game "
+                                "before acting again") from None
 
     def _pending(self) -> list[Game]:
         """What the current unit of work wrote, cached once it commits."""
@@ -304,6 +343,9 @@ class SqliteUnitOfWork:
     def __enter__(self) -> SqliteUnitOfWork:
         if self.games.db.conn.in_transaction:  # the writer lock isn't reentrant: refuse, don't hang
             raise RuntimeError("a unit of work inside another, on one thread")
+        if self.games.failed:  # after a failed sync nothing here is known durable (storage/durable.py)
+            raise StorageFailed(self.games.failed)
+        self.written: list[tuple[str, int]] = []
         self.games.writer.__enter__()
         try:
             self.games.db.conn.execute("BEGIN IMMEDIATE")
@@ -322,7 +364,10 @@ class SqliteUnitOfWork:
         finally:
             self.games.writer.__exit__(None, None, None)
         pending.clear()
-        self.games._make_durable()  # after the lock: the next writer needn't wait for this fsync
+        # After the lock (the next writer needn't wait for this fsync), before anyone is answered,
+        # landed or refused: a refusal may rest on another writer's commit (storage/durable.py).
+        self.games.sync()
+        self.games._mark_synced(self.written)
         if isinstance(exc, sqlite3.IntegrityError):  # the database's own guards of 704.2 and 704.4
             if "names.name_key" in str(exc):
                 raise NameTaken("that name was taken by another card at the same moment") from exc
@@ -333,6 +378,7 @@ class SqliteUnitOfWork:
         self.games.db.conn.execute("COMMIT")
         for game in self.games._pending():
             self.games.remember(game)
+            self.written.append((game.id, game.version))
         self.games._pending().clear()
 
 

@@ -21,6 +21,7 @@ STATUS = [
     (errors.Conflict, 409),
     (errors.Unauthorized, 401),
     (errors.Forbidden, 403),
+    (errors.StorageFailed, 503),
     (errors.ArbiterError, 400),
 ]
 
