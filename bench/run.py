@@ -19,6 +19,9 @@ Honest by construction (issue 8):
   didn't write them: first read, read after the writer added two events, and ``/events`` whole,
   ``?since=`` and ``?limit=``.
 
+The actions' figures (wrk, a baseline before and after each run) don't compare with runs of
+this bench before that change, which drove the bots with Python clients.
+
 Rate limits and the access log are switched off in the servers' environment (MENTALMAGIC_RATE_LIMIT=0,
 MENTALMAGIC_GAMES_PER_HOUR=0, MENTALMAGIC_ACCESS_LOG=0). The last line sums up the ratios. These are
 measurements, not tests.

@@ -413,7 +413,8 @@ def serve(ctx, host, port, server, workers, threads):
 # Every command goes through the API's path: a typed command (the API's schemas, or grammar.py)
 # -> services -> actions.decide; every answer is read through views.py.
 class _Refused(click.ClickException):
-    """A domain error: `refused (RULE): why` on standard error, exit status 1; nothing changed."""
+    """A domain error: `refused (RULE): why` on standard error, exit status 1; nothing changed (but
+    for ``storage_failed``, whose message says its outcome is unknown)."""
 
     def __init__(self, error: ArbiterError):
         super().__init__(error.message)

@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import threading
+import weakref
 from collections import OrderedDict
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime
@@ -62,7 +63,9 @@ class GameStore:
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = connect(self.db_path, apply_schema=False)
-            self._local.wal = wal_to_sync(db.conn)  # None: SQLite syncs inside COMMIT (storage/durable.py)
+            wal = self._local.wal = wal_to_sync(db.conn)  # None: SQLite syncs inside COMMIT (storage/durable.py)
+            if wal is not None:  # closed with the connection, when its thread is gone
+                weakref.finalize(db, os.close, wal)
         return db
 
     def unit_of_work(self) -> SqliteUnitOfWork:
@@ -262,12 +265,14 @@ class GameStore:
         wal = getattr(self._local, "wal", None)
         if wal is None:
             return
+        if self.failed:  # the kernel tells a failed flush once: a later fdatasync passing proves nothing
+            raise StorageFailed(self.failed)
         try:
             os.fdatasync(wal)
         except OSError as e:
-            self.failed = (f"the disk failed to sync {self.db_path} ({e.strerror or e}): this server takes no more "
-                           "writes until it is restarted")
-            raise StorageFailed(f"{self.failed}; the last write may or may not have been recorded: read the game "
+            self.failed = (f"the disk failed to sync {self.db_path} ({e.strerror or e}): this server process answers "
+                           "nothing it doesn't know is on disk, and takes no writes, until it is restarted")
+            raise StorageFailed(f"{self.failed}. The last write may or may not have been recorded: read the game "
                                 "before acting again") from None
 
     def _pending(self) -> list[Game]:
@@ -375,6 +380,8 @@ class SqliteUnitOfWork:
                 raise AlreadyNamed("this card was named at the same moment") from exc
 
     def commit(self) -> None:
+        if self.games.failed:  # set by another thread since __enter__: build nothing on what may be lost
+            raise StorageFailed(self.games.failed)
         self.games.db.conn.execute("COMMIT")
         for game in self.games._pending():
             self.games.remember(game)

@@ -24,6 +24,8 @@ RATE_LIMITED = {"description": "too many requests from this client: retry after 
                 "headers": {"Retry-After": {"schema": {"type": "integer", "minimum": 0}}},
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
 DEGRADED = {"/health": ("503", "degraded: the card tables, the database or the card file failed (see `reasons`)")}
+# What an answer about a game may be when the disk failed to make a write durable (storage/durable.py).
+STORAGE_FAILED = ("/games", "/candidates", "/check")
 ACTIONS = "ActionIn"  # the body of POST /actions: one schema per action type, under a oneOf
 
 
@@ -132,6 +134,10 @@ def build_spec() -> dict:
             if path in DEGRADED:
                 code, why = DEGRADED[path]
                 doc["responses"][code] = {"description": why, "content": _content(op.out)}
+            elif path.startswith(STORAGE_FAILED):
+                doc["responses"]["503"] = {"description": "storage_failed: the disk failed to make a write durable; "
+                                           "this server process answers nothing it doesn't know is on disk until "
+                                           "restarted", "content": _content("ErrorOut")}
             operations[method] = doc
         spec.path(path=path, operations=operations)
     doc = spec.to_dict()
