@@ -76,7 +76,9 @@ def test_a_commander_game_as_a_state_machine(finder, monkeypatch):
     monkeypatch.setattr(machine.Ledger, "finder", finder)
     machine.OUTCOMES.clear()
     SEEN.clear()
+    # Derandomized: the run must reach each commander event (SEEN, below), and a random one missed a
+    # cast from the command zone about once in many runs; a fixed seed checks the same 25 games each time.
     run_state_machine_as_test(CommanderLedger, settings=settings(max_examples=25, stateful_step_count=25,
-                                                                 deadline=None))
+                                                                 deadline=None, derandomize=True, database=None))
     assert machine.OUTCOMES["accepted"] and machine.OUTCOMES["refused"] and machine.OUTCOMES["undone"]
     assert all(SEEN[k] for k in ("damage", "cast from the command zone", "lost to commander damage")), SEEN
