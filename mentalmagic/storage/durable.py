@@ -10,8 +10,8 @@ NORMAL as safe from corruption, only not durable), and the store calls ``fdatasy
   answered, whether the action landed or was refused (a refusal may rest on what another
   writer committed an instant before);
 - before a read outside a unit of work shows a game at a version this process hasn't seen
-  synced (the first read after someone else's write: ~60 µs when their sync is done, the rest
-  of it when it is not).
+  synced (the first read after another process's write: ~75 µs in process when that write's
+  own sync is done, ~0.5 ms through HTTP on the bench's machine; the rest of it when not).
 
 ``fdatasync`` flushes the whole file, so every frame written before its own too (the WAL is
 appended in order): what an answer shows, and what it rests on, is on disk when it is sent,
