@@ -136,28 +136,27 @@ def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict
     last saw it, before the writer lock; under the lock, the game's version (read there anyway)
     says whether anyone wrote since, and only then is it decided again, on the game as it is. A
     refusal is only ever given under the lock, on the game as it is (the copy may be stale)."""
-    early = _decided(uow.games.peek(game_id), uow.finder, caller, command)
+    seen = uow.games.peek(game_id)
+    early = _decided(seen, uow.finder, caller, command)
     with uow:
         game = _writable(uow.games.load(game_id))  # inside the lock: nobody can write between read and append
-        if early is not None and early[0] is game:  # the same version, the same state: the same decision
-            _, event, after = early
-        else:
-            _, event, after = _decide(game, uow.finder, caller, command)
+        # the same object is the same version, the same state: the same decision
+        event, after = early if early is not None and seen is game else _decide(game, uow.finder, caller, command)
         game, changed = uow.games.append(game, event, after)
         uow.commit()
     return {"event": views.event_view(event, caller),
             "cards": [views.card_view(game.state.cards[cid], caller, uow.finder.pool) for cid in changed]}
 
 
-def _decide(game: Game, finder: CandidateFinder, caller: Caller, command: Command) -> tuple[Game, Event, GameState]:
+def _decide(game: Game, finder: CandidateFinder, caller: Caller, command: Command) -> tuple[Event, GameState]:
     """The event ``command`` makes in ``game`` (or the rule's refusal), and the state after it."""
     command = with_randomness(command, game.state)
     event = decide(game.state, game.setup, finder, command, caller.player, caller.is_judge, now())
-    return game, event, game.state.apply_event(event)
+    return event, game.state.apply_event(event)
 
 
 def _decided(game: Game | None, finder: CandidateFinder, caller: Caller,
-             command: Command) -> tuple[Game, Event, GameState] | None:
+             command: Command) -> tuple[Event, GameState] | None:
     """``_decide`` on a copy that may be stale: None when there is no copy, or it fails there (a
     refusal, or worse, may come of the copy alone: the decision under the lock is the one that counts)."""
     if game is None or game.archived_at is not None:

@@ -78,16 +78,15 @@ class GameStore:
         version = self._version(game_id)  # one indexed read: whether another process wrote since
         with self._cache_lock:
             cached = self._cache.get(game_id)
-            if cached is not None and cached.version == version:
+            hit = cached is not None and cached.version == version
+            if hit:
                 self._cache.move_to_end(game_id)
                 self.cache_hits += 1
-                hit = cached
             else:
-                hit = None
                 self.cache_misses += 1
-        if hit is not None:
-            self._on_disk(game_id, version)
-            return hit
+        if hit:  # synced outside the cache's lock: a sync may wait on the disk
+            self._shown(game_id, version)
+            return cached
         with self._snapshot():  # the row and the events as of one moment
             row = self._row(game_id)
             game = self._caught_up(cached, row) if cached is not None and cached.version < row["version"] else None
@@ -95,7 +94,7 @@ class GameStore:
                 setup = GameSetup.from_dict(json.loads(row["setup"]))
                 game = Game(row["id"], setup, replay(setup, self._read_events(game_id)), row["created_at"],
                             row["version"], archived_at=row["archived_at"])
-        self._on_disk(game_id, game.version)
+        self._shown(game_id, game.version)
         return self.remember(game)
 
     def peek(self, game_id: str) -> Game | None:
@@ -140,7 +139,7 @@ class GameStore:
         with self._snapshot():  # the version, and the events as of it
             version = self._row(game_id)["version"]
             events = self._read_events(game_id, since, limit)
-        self._on_disk(game_id, version)
+        self._shown(game_id, version)
         return events
 
     def _read_events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]:
@@ -240,7 +239,7 @@ class GameStore:
             raise UnknownGame(game_id)
         return row[0]
 
-    def _on_disk(self, game_id: str, version: int) -> None:
+    def _shown(self, game_id: str, version: int) -> None:
         """Before a read outside a unit of work shows ``version`` of a game: on disk, synced here
         unless this process already knows it is (storage/durable.py)."""
         if getattr(self._local, "wal", None) is None or self.db.conn.in_transaction:
@@ -248,7 +247,7 @@ class GameStore:
         with self._cache_lock:
             if self._synced.get(game_id, -1) >= version:
                 return
-        self.sync()
+        self.make_durable()
         self._mark_synced([(game_id, version)])
 
     def _mark_synced(self, games: list[tuple[str, int]]) -> None:
@@ -259,7 +258,7 @@ class GameStore:
                 if self._synced.get(game_id, -1) < version:
                     self._synced[game_id] = version
 
-    def sync(self) -> None:
+    def make_durable(self) -> None:
         """``fdatasync`` this thread's WAL, when its connection left that to us: everything committed
         to the file so far is on disk when this returns. A failure stops this store's writes."""
         wal = getattr(self._local, "wal", None)
@@ -371,7 +370,7 @@ class SqliteUnitOfWork:
         pending.clear()
         # After the lock (the next writer needn't wait for this fsync), before anyone is answered,
         # landed or refused: a refusal may rest on another writer's commit (storage/durable.py).
-        self.games.sync()
+        self.games.make_durable()
         self.games._mark_synced(self.written)
         if isinstance(exc, sqlite3.IntegrityError):  # the database's own guards of 704.2 and 704.4
             if "names.name_key" in str(exc):
