@@ -6,7 +6,6 @@ Works offline against the same SQLite database as the web app.
 from __future__ import annotations
 
 import functools
-import gc
 import inspect
 import json
 import os
@@ -24,7 +23,7 @@ from .formats import DEFAULT_FORMAT, FORMATS
 from .identity import identity_text
 from .mana import ManaCost, ManaCostError, cost_words
 from .names import fold
-from .runtime import CARD_FILE_ERRORS, default_db_path, ensure_cards, open_runtime, stale_source
+from .runtime import CARD_FILE_ERRORS, default_db_path, ensure_cards, load_frozen, open_runtime, stale_source
 from .storage import connect
 from .zones import VIAS as VIA_CHOICES
 
@@ -33,7 +32,7 @@ def _runtime(ctx: click.Context, lacks_note: bool = True):
     """The stored cards, as they are (a look-up never rebuilds them); say what they lack."""
     if "runtime" not in ctx.obj:
         try:
-            rt = ctx.obj["runtime"] = _frozen(open_runtime, ctx.obj["db"], rebuild=False)
+            rt = ctx.obj["runtime"] = load_frozen(open_runtime, ctx.obj["db"], rebuild=False)
             warning = stale_source(ctx.obj["db"])
         except (OSError, ValueError) as e:  # a bad MENTALMAGIC_CARDS or MENTALMAGIC_BANLIST
             _fail(e)
@@ -42,21 +41,6 @@ def _runtime(ctx: click.Context, lacks_note: bool = True):
         if rt.pool.info.lacks and lacks_note:  # a look-up's answer may depend on it; a game's moves don't
             click.echo(f"note: this card source lacks {'; '.join(rt.pool.info.lacks)}", err=True)
     return ctx.obj["runtime"]
-
-
-def _frozen(load, *args, **kwargs):
-    """``load(...)``, the collector off while it runs, then everything it made frozen: the pool lives
-    as long as the process, and no collection need walk its objects (a first one, right after the
-    load, took 70 ms of a 0.45 s look-up)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        out = load(*args, **kwargs)
-        gc.freeze()
-        return out
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _fail(e: Exception):
@@ -386,7 +370,7 @@ def serve(ctx, host, port, server, workers, threads):
     try:
         settings = from_env()
         # cards built and loaded once, before any worker starts
-        app = _frozen(create_app, {"DATABASE": str(ctx.obj["db"]), "SETTINGS": settings})
+        app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"]), "SETTINGS": settings})
     except (StartupError, ValueError) as e:
         raise click.ClickException(str(e)) from None
     serving.raise_file_limit(settings.connection_limit)

@@ -7,6 +7,7 @@ tables are rebuilt before the pool is loaded (games are kept).
 
 from __future__ import annotations
 
+import gc
 import lzma
 import os
 import sqlite3
@@ -39,6 +40,23 @@ class Runtime:
     pool: CardPool
     finder: CandidateFinder
     games: object = field(default=None)  # the game store, attached by the web app
+
+
+def load_frozen(load, *args, **kwargs):
+    """``load(...)`` with the collector off, then everything it made frozen (gc.freeze): the pool
+    lives as long as the process, and no collection need walk its ~350k objects. A look-up's first
+    collection right after the load took 70 ms of 0.45 s; a server that hadn't frozen them paused
+    ~100 ms in a full collection every ~15 s under load. Forked workers also keep sharing the
+    pages (a collection would write to every object it walks)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        out = load(*args, **kwargs)
+        gc.freeze()
+        return out
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def terminal_progress(label: str, every: float = 2.0):

@@ -102,9 +102,8 @@ def serve_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int 
         def load(self):
             return app
 
-    # The pool's ~100k objects live as long as the process: out of the collector's sight, a
-    # collection in a worker doesn't touch (and so copy) the pages it shares with the master,
-    # and nobody spends the ~0.15 s of a full collection over them.
+    # The pool's objects live as long as the process: out of the collector's sight (runtime.load_frozen
+    # says why; the CLI's serve has frozen them already, an app built otherwise is frozen here).
     gc.freeze()
     Arbiter().run()
 
@@ -123,6 +122,7 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = WAITRESS_THR
     from waitress.server import create_server
 
     options = waitress_options(host, port, threads, settings)
+    gc.freeze()  # as for gunicorn; in one process too, where a full collection would walk the pool
     if workers <= 1 or not hasattr(os, "fork"):
         if on_ready:
             on_ready()
@@ -136,7 +136,6 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = WAITRESS_THR
     def run() -> None:
         create_server(app, sockets=[sock], **worker_options).run()
 
-    gc.freeze()  # as for gunicorn: the pool's pages stay shared with the workers
     prefork(run, workers, on_ready)
 
 
