@@ -37,12 +37,10 @@ import os
 import random
 import shutil
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -53,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/run.py` puts bench/, not the project, on the path
     sys.path.insert(0, str(ROOT))
 
+from bench.raw import sqlite_inserts, sqlite_inserts_at_once  # noqa: E402
 from cards import source_from_env  # noqa: E402
 from mentalmagic.cards import Card  # noqa: E402
 from mentalmagic.index import CandidateFinder, CostIndex  # noqa: E402
@@ -146,9 +145,9 @@ class Server:
     """One server process (bench/server.py or a command), on 127.0.0.1, stopped on leaving."""
 
     def __init__(self, ctx: Context, server: str = "waitress", workers: int | None = None, *,
-                 db_path: Path | None = None, cmd: list[str] | None = None):
+                 db_path: Path | None = None, cmd: list[str] | None = None, args: tuple[str, ...] = ()):
         self.port = free_port()
-        self.cmd = cmd or [sys.executable, str(SERVER), "--server", server, "--port", str(self.port)]
+        self.cmd = cmd or [sys.executable, str(SERVER), "--server", server, "--port", str(self.port), *args]
         if workers and not cmd:
             self.cmd += ["--workers", str(workers)]
         if cmd:
@@ -506,64 +505,6 @@ def section_start(ctx: Context) -> list[Row]:
 
 
 # -- 5. games through HTTP ------------------------------------------------------------------------
-RAW_PAYLOAD = json.dumps({"type": "draw", "player": "p1", "cards": ["c" * 12], "count": 1})
-RAW_TABLE = "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, game TEXT, seq INTEGER, data TEXT)"
-
-
-def sqlite_inserts(path: Path, n: int) -> float:
-    """Raw durable inserts per second on the same disk: WAL, synchronous=FULL, one writer, one
-    transaction each (issue 8's baseline)."""
-    conn = sqlite3.connect(str(path), isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = FULL")
-    conn.execute(RAW_TABLE)
-    t = time.perf_counter()
-    for i in range(n):
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO events (game, seq, data) VALUES (?, ?, ?)", ("g", i, RAW_PAYLOAD))
-        conn.execute("COMMIT")
-    rate = n / (time.perf_counter() - t)
-    conn.close()
-    return rate
-
-
-def sqlite_inserts_at_once(path: Path, n: int, writers: int) -> float:
-    """Raw durable inserts per second by ``writers`` threads at once, written the way the server
-    writes (storage/durable.py): under a lock, BEGIN IMMEDIATE, the insert, COMMIT with
-    synchronous=NORMAL; then, the lock let go, fdatasync of the WAL. Writers at once share the
-    disk's flushes, which one writer alone can't: the baseline for bots at once doing equal work."""
-    setup = sqlite3.connect(str(path), isolation_level=None)
-    setup.execute("PRAGMA journal_mode = WAL")
-    setup.execute(RAW_TABLE)
-    lock, start = threading.Lock(), threading.Barrier(writers + 1)
-    each = max(1, n // writers)
-
-    def writer(k: int) -> None:
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA synchronous = NORMAL")
-        wal = os.open(f"{path}-wal", os.O_RDONLY)
-        start.wait()
-        for i in range(each):
-            with lock:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.execute("INSERT INTO events (game, seq, data) VALUES (?, ?, ?)", (f"g{k}", i, RAW_PAYLOAD))
-                conn.execute("COMMIT")
-            os.fdatasync(wal)
-        os.close(wal)
-        conn.close()
-
-    threads = [threading.Thread(target=writer, args=(k,)) for k in range(writers)]
-    for t in threads:
-        t.start()
-    start.wait()
-    t0 = time.perf_counter()
-    for t in threads:
-        t.join()
-    rate = each * writers / (time.perf_counter() - t0)
-    setup.close()
-    return rate
-
-
 def play(port: int, game: dict, n: int) -> tuple[float, list[float]]:
     """``n`` durable actions by one bot on one keep-alive connection: a draw, then that card back."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -611,6 +552,15 @@ function response(status, headers, body)
     drawn = string.match(body, '"cards":%%["([^"]+)"')  -- the event's card, not the card views
   end
 end
+"""
+
+
+INSERT_ROUTE_LUA = """\
+-- One client posting what a bot's draw posts to the bench server's route that does only the raw insert.
+wrk.method = "POST"
+wrk.path = "/bench/insert"
+wrk.body = '{"type":"draw","count":1}'
+wrk.headers["Content-Type"] = "application/json"
 """
 
 
@@ -702,15 +652,21 @@ def actions_against_inserts(ctx: Context, port: int, library: list[str]) -> dict
     each run (their mean is its baseline: the disk is not the same after a run of writes as before),
     in interleaved rounds so that the disk's and the machine's noise hit both alike. Two baselines:
     one writer with synchronous=FULL (issue 8's), and, for bots at once, as many raw writers at once
-    written the way the server writes (``sqlite_inserts_at_once``). Per number of bots, one entry a
-    round: actions/s, each baseline and its ratio, the latencies."""
+    written the way the server writes (``sqlite_inserts_at_once``). Beside one bot, in the same
+    window, one client of ``POST /bench/insert``, a route that does only the raw insert: what the
+    server and Flask leave to any durable write, before the app's rules. Per number of bots, one
+    entry a round: actions/s, each baseline and its ratio, the latencies (and, for one bot, the route's)."""
     a = ctx.args
     scripts = {n: actions_script(ctx.workdir / f"actions-{n}.lua", [make_game(port, library) for _ in range(n)])
                for n in sorted({1, a.connections})}
+    route = ctx.workdir / "insert-route.lua"
+    route.write_text(INSERT_ROUTE_LUA, encoding="utf-8")
     if a.warmup:
+        run_wrk(ctx, port, route, 1, connections=1)
         for n, script in scripts.items():
             run_wrk(ctx, port, script, 1, connections=n, threads=n)
-    out = {n: {k: [] for k in ("rate", "raw", "ratio", "raw_same", "ratio_same", "p50", "p99")} for n in scripts}
+    out = {n: {k: [] for k in ("rate", "raw", "ratio", "raw_same", "ratio_same", "p50", "p99", "route", "route_ratio")}
+           for n in scripts}
     files = iter(range(1_000_000))
 
     def baselines(n: int) -> tuple[float, float]:
@@ -722,13 +678,18 @@ def actions_against_inserts(ctx: Context, port: int, library: list[str]) -> dict
         for n, script in scripts.items():
             before = baselines(n)
             res = run_wrk(ctx, port, script, connections=n, threads=n)
+            floor = run_wrk(ctx, port, route, connections=1) if n == 1 else None
             after = baselines(n)
-            if res["non2xx"] or res["errors"]:
-                raise RuntimeError(f"{n} bot(s): {res['non2xx']} actions refused {res['errors']}")
+            for what, r in (("actions", res), ("inserts", floor or {"non2xx": 0, "errors": ""})):
+                if r["non2xx"] or r["errors"]:
+                    raise RuntimeError(f"{n} bot(s): {r['non2xx']} {what} refused {r['errors']}")
             raw, same = ((x + y) / 2 for x, y in zip(before, after, strict=True))
             for k, v in (("rate", res["rps"]), ("raw", raw), ("ratio", res["rps"] / raw), ("raw_same", same),
                          ("ratio_same", res["rps"] / same), ("p50", res["p50"]), ("p99", res["p99"])):
                 out[n][k].append(v)
+            if floor:
+                out[n]["route"].append(floor["rps"])
+                out[n]["route_ratio"].append(floor["rps"] / raw)
     return out
 
 
@@ -741,7 +702,7 @@ def section_games(ctx: Context) -> list[Row]:
     say(f"== 5. Games: durable actions ({server} x{a.workers}) and long games written here, read by another process")
     rows = []
     library = [c.name for c in ctx.printed_sample("games", 300)]
-    with Server(ctx, server, a.workers) as srv:
+    with Server(ctx, server, a.workers, args=("--inserts", str(ctx.workdir / "insert-route.sqlite"))) as srv:
         med = statistics.median
         for n, m in actions_against_inserts(ctx, srv.port, library).items():
             who = "one bot" if n == 1 else f"{n} bots at once"
@@ -762,6 +723,14 @@ def section_games(ctx: Context) -> list[Row]:
                 ctx.ratios[f"actions{n}_vs_sqlite{n}"] = med(m["ratio_same"])
             else:
                 ctx.ratios["actions_vs_sqlite"] = med(m["ratio"])
+                ctx.ratios["insert_route_vs_sqlite"] = med(m["route_ratio"])
+                kept = [x / y for x, y in zip(m["rate"], m["route"], strict=True)]
+                say(f"  {'':<15} a route doing only the raw insert, one client: {med(m['route']):,.0f}/s, "
+                    f"{med(m['route_ratio']):.2f} of the raw writer (rounds: "
+                    f"{', '.join(f'{x:.2f}' for x in m['route_ratio'])}); one bot's actions are {med(kept):.2f} of it")
+                rows += [Row(name, "a route doing only the raw insert, one client / raw inserts",
+                             med(m["route_ratio"]), ""),
+                         Row(name, "one bot's actions / that route", med(kept), "")]
         say("  (raw inserts: sqlite3, WAL, a transaction each, same disk; one writer with synchronous=FULL, "
             "or writers at once committing with NORMAL, each then fdatasync after the lock)")
 
@@ -893,7 +862,8 @@ def main(argv=None) -> int:
     r, c = ctx.ratios, args.connections
     say("ratios: " + " ".join(f"{k}={r[k]:.2f}" if k in r else f"{k}=n/a"
                               for k in ("candidates", "candidates_player", "autocomplete", "judge_game",
-                                        "actions_vs_sqlite", f"actions{c}_vs_sqlite", f"actions{c}_vs_sqlite{c}",
+                                        "actions_vs_sqlite", "insert_route_vs_sqlite", f"actions{c}_vs_sqlite",
+                                        f"actions{c}_vs_sqlite{c}",
                                         "restart_s", "catch_up_ms")))
     return 0
 

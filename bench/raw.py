@@ -1,0 +1,96 @@
+"""Raw durable SQLite inserts on the bench's disk: the baselines of issue 8's ratio for actions.
+
+The bench times them in process (``sqlite_inserts``, ``sqlite_inserts_at_once``); the bench's
+server also does one per request on ``POST /bench/insert`` (``Inserter``), so that a route doing
+nothing but the baseline's work shows what the server and Flask leave to any durable write.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+RAW_PAYLOAD = json.dumps({"type": "draw", "player": "p1", "cards": ["c" * 12], "count": 1})
+RAW_TABLE = "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, game TEXT, seq INTEGER, data TEXT)"
+INSERT = "INSERT INTO events (game, seq, data) VALUES (?, ?, ?)"
+
+
+def connect_full(path: Path) -> sqlite3.Connection:
+    """The baseline's connection: WAL, synchronous=FULL (SQLite syncs the WAL inside COMMIT)."""
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute(RAW_TABLE)
+    return conn
+
+
+def insert(conn: sqlite3.Connection, game: str, seq: int) -> None:
+    """One durable insert: a transaction of its own."""
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute(INSERT, (game, seq, RAW_PAYLOAD))
+    conn.execute("COMMIT")
+
+
+def sqlite_inserts(path: Path, n: int) -> float:
+    """Raw durable inserts per second on the same disk: WAL, synchronous=FULL, one writer, one
+    transaction each (issue 8's baseline)."""
+    conn = connect_full(path)
+    t = time.perf_counter()
+    for i in range(n):
+        insert(conn, "g", i)
+    rate = n / (time.perf_counter() - t)
+    conn.close()
+    return rate
+
+
+class Inserter:
+    """``insert`` on the file at ``path``, from any thread (a connection per thread, as the arbiter
+    keeps): the work of ``POST /bench/insert``."""
+
+    def __init__(self, path: Path):
+        self.path, self._local = path, threading.local()
+
+    def __call__(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = connect_full(self.path)
+        insert(conn, "g", 0)
+
+
+def sqlite_inserts_at_once(path: Path, n: int, writers: int) -> float:
+    """Raw durable inserts per second by ``writers`` threads at once, written the way the server
+    writes (storage/durable.py): under a lock, BEGIN IMMEDIATE, the insert, COMMIT with
+    synchronous=NORMAL; then, the lock let go, fdatasync of the WAL. Writers at once share the
+    disk's flushes, which one writer alone can't: the baseline for bots at once doing equal work."""
+    setup = sqlite3.connect(str(path), isolation_level=None)
+    setup.execute("PRAGMA journal_mode = WAL")
+    setup.execute(RAW_TABLE)
+    lock, start = threading.Lock(), threading.Barrier(writers + 1)
+    each = max(1, n // writers)
+
+    def writer(k: int) -> None:
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA synchronous = NORMAL")
+        wal = os.open(f"{path}-wal", os.O_RDONLY)
+        start.wait()
+        for i in range(each):
+            with lock:
+                insert(conn, f"g{k}", i)
+            os.fdatasync(wal)
+        os.close(wal)
+        conn.close()
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(writers)]
+    for t in threads:
+        t.start()
+    start.wait()
+    t0 = time.perf_counter()
+    for t in threads:
+        t.join()
+    rate = each * writers / (time.perf_counter() - t0)
+    setup.close()
+    return rate
