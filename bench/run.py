@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/run.py` puts bench/, not the project, on the path
     sys.path.insert(0, str(ROOT))
 
-from bench.raw import sqlite_inserts, sqlite_inserts_at_once  # noqa: E402
+from bench.raw import sqlite_inserts, sqlite_inserts_at_once, warm  # noqa: E402
 from cards import source_from_env  # noqa: E402
 from mentalmagic.cards import Card  # noqa: E402
 from mentalmagic.index import CandidateFinder, CostIndex  # noqa: E402
@@ -147,11 +147,13 @@ class Server:
     def __init__(self, ctx: Context, server: str = "waitress", workers: int | None = None, *,
                  db_path: Path | None = None, cmd: list[str] | None = None, args: tuple[str, ...] = ()):
         self.port = free_port()
-        self.cmd = cmd or [sys.executable, str(SERVER), "--server", server, "--port", str(self.port), *args]
-        if workers and not cmd:
-            self.cmd += ["--workers", str(workers)]
-        if cmd:
+        if cmd:  # a command of its own (`mentalmagic serve`): bench/server.py's options don't apply
+            assert not args, "args are bench/server.py's options"
             self.cmd = [*cmd, "--port", str(self.port)]
+        else:
+            self.cmd = [sys.executable, str(SERVER), "--server", server, "--port", str(self.port), *args]
+            if workers:
+                self.cmd += ["--workers", str(workers)]
         self.env = ctx.env(db_path)
         self.proc: subprocess.Popen | None = None
         self.log = None
@@ -646,51 +648,62 @@ class Table:
         self.act(c.LeaveGame(player="p3"))
 
 
-def actions_against_inserts(ctx: Context, port: int, library: list[str]) -> dict[int, dict[str, list[float]]]:
+def actions_against_inserts(ctx: Context, port: int, library: list[str],
+                            route_file: Path) -> dict[int, dict[str, list[float]]]:
     """Durable actions through HTTP (wrk: one bot, and ``--connections`` bots at once, each on a game
     of its own) against raw durable inserts on the same disk, measured right before and right after
     each run (their mean is its baseline: the disk is not the same after a run of writes as before),
     in interleaved rounds so that the disk's and the machine's noise hit both alike. Two baselines:
     one writer with synchronous=FULL (issue 8's), and, for bots at once, as many raw writers at once
-    written the way the server writes (``sqlite_inserts_at_once``). Beside one bot, in the same
-    window, one client of ``POST /bench/insert``, a route that does only the raw insert: what the
-    server and Flask leave to any durable write, before the app's rules. Per number of bots, one
-    entry a round: actions/s, each baseline and its ratio, the latencies (and, for one bot, the route's)."""
+    written the way the server writes (``sqlite_inserts_at_once``); each on a file whose WAL has
+    reached its size, as the server's has (``raw.warm``). Beside one bot, between the same
+    baselines and first or second in turn, one client of ``POST /bench/insert`` (the server writes
+    ``route_file``), a route that does only the raw insert: what waitress and Flask leave of one raw
+    writer's rate. Per number of bots, one entry a round: actions/s, each baseline and its ratio,
+    the latencies (and, for one bot, the route's rate and ratio)."""
     a = ctx.args
     scripts = {n: actions_script(ctx.workdir / f"actions-{n}.lua", [make_game(port, library) for _ in range(n)])
                for n in sorted({1, a.connections})}
     route = ctx.workdir / "insert-route.lua"
     route.write_text(INSERT_ROUTE_LUA, encoding="utf-8")
-    if a.warmup:
-        run_wrk(ctx, port, route, 1, connections=1)
-        for n, script in scripts.items():
-            run_wrk(ctx, port, script, 1, connections=n, threads=n)
-    out = {n: {k: [] for k in ("rate", "raw", "ratio", "raw_same", "ratio_same", "p50", "p99", "route", "route_ratio")}
-           for n in scripts}
-    files = iter(range(1_000_000))
+    raw_file, at_once_file = ctx.workdir / "raw.sqlite", ctx.workdir / "raw-at-once.sqlite"
+    held = [warm(f) for f in (raw_file, at_once_file, route_file)]  # open until the end: the WALs keep their size
+    try:
+        if a.warmup:
+            run_wrk(ctx, port, route, 1, connections=1)
+            for n, script in scripts.items():
+                run_wrk(ctx, port, script, 1, connections=n, threads=n)
+        out = {n: {k: [] for k in ("rate", "raw", "ratio", "raw_same", "ratio_same", "p50", "p99", "route",
+                                   "route_ratio")} for n in scripts}
 
-    def baselines(n: int) -> tuple[float, float]:
-        raw = sqlite_inserts(ctx.workdir / f"raw-{next(files)}.sqlite", a.actions)
-        same = sqlite_inserts_at_once(ctx.workdir / f"raw-{next(files)}.sqlite", a.actions, n) if n > 1 else raw
-        return raw, same
+        def baselines(n: int) -> tuple[float, float]:
+            raw = sqlite_inserts(raw_file, a.actions)
+            return raw, (sqlite_inserts_at_once(at_once_file, a.actions, n) if n > 1 else raw)
 
-    for _ in range(a.rounds):
-        for n, script in scripts.items():
-            before = baselines(n)
-            res = run_wrk(ctx, port, script, connections=n, threads=n)
-            floor = run_wrk(ctx, port, route, connections=1) if n == 1 else None
-            after = baselines(n)
-            for what, r in (("actions", res), ("inserts", floor or {"non2xx": 0, "errors": ""})):
-                if r["non2xx"] or r["errors"]:
-                    raise RuntimeError(f"{n} bot(s): {r['non2xx']} {what} refused {r['errors']}")
-            raw, same = ((x + y) / 2 for x, y in zip(before, after, strict=True))
-            for k, v in (("rate", res["rps"]), ("raw", raw), ("ratio", res["rps"] / raw), ("raw_same", same),
-                         ("ratio_same", res["rps"] / same), ("p50", res["p50"]), ("p99", res["p99"])):
-                out[n][k].append(v)
-            if floor:
-                out[n]["route"].append(floor["rps"])
-                out[n]["route_ratio"].append(floor["rps"] / raw)
-    return out
+        for r in range(a.rounds):
+            for n, script in scripts.items():
+                before = baselines(n)
+                runs = {"actions": lambda n=n, script=script: run_wrk(ctx, port, script, connections=n, threads=n)}
+                if n == 1:  # the insert-only route beside one bot, second and first in turn
+                    runs["inserts"] = lambda: run_wrk(ctx, port, route, connections=1)
+                order = list(runs) if r % 2 == 0 else list(reversed(runs))
+                res = {what: runs[what]() for what in order}
+                after = baselines(n)
+                for what, got in res.items():
+                    if got["non2xx"] or got["errors"]:
+                        raise RuntimeError(f"{n} bot(s): {got['non2xx']} {what} refused {got['errors']}")
+                raw, same = ((x + y) / 2 for x, y in zip(before, after, strict=True))
+                bots = res["actions"]
+                for k, v in (("rate", bots["rps"]), ("raw", raw), ("ratio", bots["rps"] / raw), ("raw_same", same),
+                             ("ratio_same", bots["rps"] / same), ("p50", bots["p50"]), ("p99", bots["p99"])):
+                    out[n][k].append(v)
+                if "inserts" in res:
+                    out[n]["route"].append(res["inserts"]["rps"])
+                    out[n]["route_ratio"].append(res["inserts"]["rps"] / raw)
+        return out
+    finally:
+        for conn in held:
+            conn.close()
 
 
 def section_games(ctx: Context) -> list[Row]:
@@ -702,9 +715,10 @@ def section_games(ctx: Context) -> list[Row]:
     say(f"== 5. Games: durable actions ({server} x{a.workers}) and long games written here, read by another process")
     rows = []
     library = [c.name for c in ctx.printed_sample("games", 300)]
-    with Server(ctx, server, a.workers, args=("--inserts", str(ctx.workdir / "insert-route.sqlite"))) as srv:
+    route_file = ctx.workdir / "insert-route.sqlite"
+    with Server(ctx, server, a.workers, args=("--inserts", str(route_file))) as srv:
         med = statistics.median
-        for n, m in actions_against_inserts(ctx, srv.port, library).items():
+        for n, m in actions_against_inserts(ctx, srv.port, library, route_file).items():
             who = "one bot" if n == 1 else f"{n} bots at once"
             say(f"  {who:<15} {med(m['rate']):7,.0f} actions/s   latency median {med(m['p50']) * 1e3:.1f} ms, "
                 f"p99 {med(m['p99']) * 1e3:.1f} ms")
@@ -727,12 +741,14 @@ def section_games(ctx: Context) -> list[Row]:
                 kept = [x / y for x, y in zip(m["rate"], m["route"], strict=True)]
                 say(f"  {'':<15} a route doing only the raw insert, one client: {med(m['route']):,.0f}/s, "
                     f"{med(m['route_ratio']):.2f} of the raw writer (rounds: "
-                    f"{', '.join(f'{x:.2f}' for x in m['route_ratio'])}); one bot's actions are {med(kept):.2f} of it")
+                    f"{', '.join(f'{x:.2f}' for x in m['route_ratio'])}); one bot's actions are {med(kept):.2f} of it "
+                    "(medians of rounds)")
                 rows += [Row(name, "a route doing only the raw insert, one client / raw inserts",
                              med(m["route_ratio"]), ""),
                          Row(name, "one bot's actions / that route", med(kept), "")]
-        say("  (raw inserts: sqlite3, WAL, a transaction each, same disk; one writer with synchronous=FULL, "
-            "or writers at once committing with NORMAL, each then fdatasync after the lock)")
+        say("  (raw inserts: sqlite3, WAL, a transaction each, same disk, on files past their WAL's first checkpoint; "
+            "one writer with synchronous=FULL, or writers at once committing with NORMAL, each then fdatasync "
+            "after the lock)")
 
         # What the judge's read costs when the game just changed: the view built and encoded afresh
         # (section 3's judge_game reads one version again and again, kept and encoded once).

@@ -160,7 +160,7 @@ def test_the_collector_never_walks_what_lives_as_long_as_the_server():
         with pytest.raises(_Ready):
             serving.serve_waitress(Flask(__name__), "127.0.0.1", free_port(), on_ready=ready, workers=1)
     finally:
-        gc.unfreeze()
+        gc.unfreeze()  # all of it, what other tests froze too: they only ever freeze to spare the collector
     assert seen["frozen"] >= before + len(held)
 
 
@@ -175,7 +175,17 @@ def test_load_frozen_builds_with_the_collector_off_then_freezes_what_it_built():
         assert gc.get_freeze_count() >= before + len(built)
         assert gc.isenabled() == collecting
     finally:
-        gc.unfreeze()
+        gc.unfreeze()  # all of it, what other tests froze too: they only ever freeze to spare the collector
+
+
+def test_load_frozen_turns_the_collector_back_on_when_the_load_fails():
+    def load():
+        raise OSError("no card file")
+
+    assert gc.isenabled()
+    with pytest.raises(OSError):
+        load_frozen(load)
+    assert gc.isenabled()
 
 
 def test_workers_default_to_the_cores_or_the_setting(monkeypatch):
