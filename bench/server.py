@@ -5,7 +5,7 @@
 Same app, same settings (mentalmagic/web/serving.py); ``/bench/trivial`` answers a constant, so
 the bench can tell Flask's and the server's own floor from what a route adds. With ``--inserts``,
 ``POST /bench/insert`` does one raw durable insert into FILE (bench/raw.py, the actions' baseline)
-and answers a constant: what any durable write through this server costs, the app's rules aside.
+and answers a constant: what waitress and Flask leave of one raw writer's rate, for one client.
 """
 
 from __future__ import annotations
