@@ -70,6 +70,9 @@ class Inserter:
 
     def __init__(self, path: Path):
         self.path, self._local = path, threading.local()
+        # the file in WAL mode and its table made, once: threads connecting at once to a new file
+        # race to switch its journal mode, and SQLite answers the losers "database is locked"
+        connect_full(path).close()
 
     def __call__(self) -> None:
         conn = getattr(self._local, "conn", None)
