@@ -684,11 +684,10 @@ def actions_against_inserts(ctx: Context, port: int, library: list[str],
         for r in range(a.rounds):
             for n, script in scripts.items():
                 before = baselines(n)
-                runs = {"actions": lambda n=n, script=script: run_wrk(ctx, port, script, connections=n, threads=n)}
-                if n == 1:  # the insert-only route beside one bot, second and first in turn
-                    runs["inserts"] = lambda: run_wrk(ctx, port, route, connections=1)
-                order = list(runs) if r % 2 == 0 else list(reversed(runs))
-                res = {what: runs[what]() for what in order}
+                runs = [("actions", script, n)] + ([("inserts", route, 1)] if n == 1 else [])
+                if r % 2:  # the insert-only route beside one bot, second and first in turn
+                    runs.reverse()
+                res = {what: run_wrk(ctx, port, lua, connections=c, threads=c) for what, lua, c in runs}
                 after = baselines(n)
                 for what, got in res.items():
                     if got["non2xx"] or got["errors"]:
