@@ -54,7 +54,7 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "install Debian's chromium (sudo apt-get install chromium) to run the page tests" >&2; exit 1; fi; }
 
-# Production: waitress, a worker process per core (settings: mentalmagic/web/serving.py).
+# Production: waitress, a worker process per core and one more (settings: mentalmagic/web/serving.py).
 serve: setup
 	@echo "serve: checking the card database (the first start imports the cards: a few seconds)" >&2
 	PORT=$(PORT) $(BIN)/mentalmagic serve --host $(HOST) --port $(PORT)

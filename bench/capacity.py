@@ -3,7 +3,7 @@
     .venv/bin/python bench/capacity.py --cards ../shared/cards/AtomicCards.json.xz [--seconds 8]
 
 Against the production server as `make serve` starts it (`mentalmagic serve`: waitress, a worker
-per core), on a fresh database in a temporary directory, limits and access log off:
+per core and one more), on a fresh database in a temporary directory, limits and access log off:
 
 - disk: the database's growth per 300-card game, created and after ``--actions-per-game`` actions;
 - memory: what one replayed 300-card game costs in the game cache (tracemalloc, in this process);
@@ -102,7 +102,7 @@ def main(argv=None) -> int:
             pool = read_pool(db)
             drawable = [c for c in pool.cards if c.in_library and c.printed_costs]
             library = [rng.choice(drawable).name for _ in range(300)]
-            say(f"mentalmagic serve (waitress, a worker per core) on {db}; {len(pool):,} cards")
+            say(f"mentalmagic serve (waitress, a worker per core and one more) on {db}; {len(pool):,} cards")
 
             before = db_bytes(db)
             t = time.perf_counter()

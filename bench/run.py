@@ -8,7 +8,7 @@ Honest by construction (issue 8):
   scan that does the same job the same way (format and ban list filtered once, like the index);
 - HTTP routes are driven by a real load generator (Debian's ``wrk``) against the production
   server started as ``mentalmagic serve`` starts it (bench/server.py: waitress with a process per
-  core, beside gunicorn and one waitress process), routes interleaved in rounds so that the
+  core and one more, beside gunicorn and one waitress process), routes interleaved in rounds so that the
   machine's noise hits all alike; ratios are taken within a round, then their median reported;
 - process start to first answer (cards stored, and a fresh database), the CLI look-up, RSS/PSS
   of every server process, and the game paths: the judge's read of a 300-card game (wrk, with the
@@ -59,7 +59,7 @@ from mentalmagic.index import CandidateFinder, CostIndex  # noqa: E402
 from mentalmagic.pool import CardPool  # noqa: E402
 from mentalmagic.storage import connect  # noqa: E402
 from mentalmagic.storage.carddb import build_cards, load_pool, pool_cache_path, read_finder  # noqa: E402
-from mentalmagic.web.serving import default_server  # noqa: E402
+from mentalmagic.web.serving import default_server, default_workers  # noqa: E402
 
 DEFAULT_CARDS = ROOT.parent / "shared" / "cards" / "AtomicCards.json.xz"
 SERVER = Path(__file__).resolve().with_name("server.py")
@@ -404,7 +404,7 @@ def section_http(ctx: Context) -> list[Row]:
         "autocomplete": [f"/api/v1/cards?q={quote(p, safe='')}" for p in prefixes],
     }
     library = [c.name for c in ctx.printed_sample("judge", 300)]
-    # the default (`make serve`: waitress, a process per core) gives the ratios; gunicorn and one
+    # the default (`make serve`: waitress, a process per core and one more) gives the ratios; gunicorn and one
     # waitress process beside it, on the same routes in the same run
     servers = [("waitress", a.workers), ("gunicorn", a.workers), ("waitress", 1)]
     results: dict[str, dict[str, list[float]]] = {}
@@ -832,7 +832,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--seconds", type=int, default=2, help="wrk's time per route and round")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds over every route")
     p.add_argument("--no-warmup", dest="warmup", action="store_false", help="skip the unmeasured first pass")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="server processes (default: cores)")
+    p.add_argument("--workers", type=int, default=default_workers(),
+                   help="server processes (default: as `make serve`, one per core and one more)")
     p.add_argument("--starts", type=int, default=3, help="server starts timed per case")
     p.add_argument("--actions", type=int, default=2000, help="raw inserts timed before and after each run of bots")
     p.add_argument("--events", type=lambda s: [int(x) for x in s.split(",")], default=[1000, 10000],

@@ -352,7 +352,7 @@ def _serving():
 @click.option("--server", type=click.Choice(["waitress", "gunicorn"]), default=lambda: _serving().default_server(),
               show_default="waitress (gunicorn: only behind a buffering proxy)")
 @click.option("--workers", type=int, default=lambda: _serving().default_workers(),
-              show_default="$MENTALMAGIC_WORKERS or one per core (1 on Windows)", help="Server processes.")
+              show_default="$MENTALMAGIC_WORKERS or one per core and one more (1 on Windows)", help="Server processes.")
 @click.option("--threads", type=int, default=None,
               help="Threads per process (default 4 with gunicorn, 8 with waitress).")
 @click.pass_context

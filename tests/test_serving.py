@@ -1,5 +1,6 @@
-"""`mentalmagic serve` (issue 8): gunicorn with a worker per core, waitress in one process; both
-answer on loopback. Each server starts on a tiny card file and is stopped within a bounded time."""
+"""`mentalmagic serve` (issue 8): waitress with a worker per core and one more, or in one process;
+gunicorn with several workers; all answer on loopback. Each server starts on a tiny card file and
+is stopped within a bounded time."""
 
 from __future__ import annotations
 
@@ -102,14 +103,17 @@ def test_waitress_serves_in_one_process(serve):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
-def test_the_default_server_is_two_waitress_processes_that_half_open_clients_cant_starve(serve):
-    """`make serve`'s server: a worker per process, and 120 connections that never finish their
-    request leave /health answering (issue 9), which gunicorn's gthread workers don't."""
-    proc, port = serve("--workers", "2")
+def test_the_default_server_is_waitress_processes_that_half_open_clients_cant_starve(serve, monkeypatch):
+    """`make serve`'s server: a worker per core and one more, and 120 connections that never finish
+    their request leave /health answering (issue 9), which gunicorn's gthread workers don't."""
+    monkeypatch.delenv("MENTALMAGIC_WORKERS", raising=False)
+    workers = serving.default_workers()
+    assert workers == serving.cores() + 1
+    proc, port = serve()
     deadline = time.monotonic() + START_LIMIT
-    while len(workers_of(proc.pid)) < 2 and time.monotonic() < deadline:
+    while len(workers_of(proc.pid)) < workers and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(workers_of(proc.pid)) == 2
+    assert len(workers_of(proc.pid)) == workers
     sockets = []
     try:
         for _ in range(120):
@@ -125,13 +129,13 @@ def test_the_default_server_is_two_waitress_processes_that_half_open_clients_can
     worker = workers_of(proc.pid)[0]
     os.kill(worker, signal.SIGKILL)  # a worker that dies is replaced
     deadline = time.monotonic() + START_LIMIT
-    while (worker in workers_of(proc.pid) or len(workers_of(proc.pid)) < 2) and time.monotonic() < deadline:
+    while (worker in workers_of(proc.pid) or len(workers_of(proc.pid)) < workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(workers_of(proc.pid)) == 2 and worker not in workers_of(proc.pid)
+    assert len(workers_of(proc.pid)) == workers and worker not in workers_of(proc.pid)
     assert get(port, "/api/v1/health")[0] == 200
     os.killpg(proc.pid, signal.SIGTERM)
     assert proc.wait(20) == 0  # a clean stop, workers included
-    assert b"waitress, 2 workers" in proc.stdout.read()
+    assert f"waitress, {workers} workers".encode() in proc.stdout.read()
 
 
 def test_the_production_settings_preload_the_app_and_use_threads():
@@ -188,9 +192,11 @@ def test_load_frozen_turns_the_collector_back_on_when_the_load_fails():
     assert gc.isenabled()
 
 
-def test_workers_default_to_the_cores_or_the_setting(monkeypatch):
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="one process where processes can't fork (Windows)")
+def test_workers_default_to_one_more_than_the_cores_or_the_setting(monkeypatch):
     monkeypatch.delenv("MENTALMAGIC_WORKERS", raising=False)
-    assert serving.default_workers() == (os.cpu_count() or 1)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert serving.cores() == 3 and serving.default_workers() == 4
     monkeypatch.setenv("MENTALMAGIC_WORKERS", "3")
     assert serving.default_workers() == 3
 
