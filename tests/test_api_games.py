@@ -1208,3 +1208,41 @@ def test_a_bad_page_of_the_log_is_a_422_naming_the_field(client, query):
     g = Game(client, ["Shock", "Forest"])
     error = assert_envelope(g.get(f"/events?{query}"), 422)
     assert set(error["fields"]) == {query.split("=")[0]}
+
+
+# == an action's body, remembered (issue 8) =========================================================
+def test_an_action_body_sent_again_is_loaded_once_and_decided_afresh_each_time(client, monkeypatch):
+    """The typed command is kept per raw body; the decision never is: the same bytes draw another
+    card each time, and another player's token makes them that player's draw."""
+    from mentalmagic.web import games
+    from mentalmagic.web.remembered import Remembered
+
+    monkeypatch.setattr(games, "_ACTIONS", Remembered(entries=4, longest=1024))
+    loads = []
+    real = schemas.load_action
+    monkeypatch.setattr(schemas, "load_action", lambda data: loads.append(data) or real(data))
+    game = Game(client, ["Shock", "Lightning Bolt", "Counterspell", "Giant Growth"])
+    drawn = [game.do(ANA, type="draw", count=1)["event"] for _ in range(2)] + [game.do(BOB, type="draw", count=1)["event"]]
+    assert [e["player"] for e in drawn] == [ANA, ANA, BOB]
+    assert len({e["data"]["cards"][0] for e in drawn}) == 3  # three cards, one after another
+    assert len(loads) == 1  # the same bytes each time: validated once
+    for _ in range(2):  # a refused body is refused every time, never kept
+        assert assert_envelope(game.act(ANA, type="draw", count=0), 422)["fields"]
+    assert len(loads) == 3 and len(games._ACTIONS) == 1
+    many = ["c999"] * 200  # over 1 KiB: loaded (and refused) each time, never kept
+    for _ in range(2):
+        assert game.act(ANA, type="reveal", cards=many).status_code == 422
+    assert len(loads) == 5 and len(games._ACTIONS) == 1
+
+
+def test_what_is_remembered_is_bounded():
+    from mentalmagic.web.remembered import Remembered
+
+    kept = Remembered(entries=3, longest=8)
+    kept.keep(b"too long!", 9, "x")
+    assert kept.get(b"too long!") is None and len(kept) == 0
+    for i in range(3):
+        kept.keep(i, 1, str(i))
+    assert [kept.get(i) for i in range(3)] == ["0", "1", "2"]
+    kept.keep(3, 1, "3")  # full: it starts over
+    assert len(kept) == 1 and kept.get(3) == "3" and kept.get(0) is None

@@ -17,6 +17,7 @@ from ..mana import ManaCost
 from ..naming import commander_cards
 from . import schemas
 from .encoding import Encoded, body_response, dumps
+from .remembered import Remembered
 from .views import card_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -49,17 +50,15 @@ class Query:
         return {"commander": [c.name for c in self.commanders], "color_identity": wubrg(self.identity)}
 
 
-_LOADED: dict[tuple, tuple[dict, bool]] = {}
-MAX_LOADED = 8192  # distinct query strings remembered; then it starts over
-MAX_REMEMBERED_QUERY = 1024  # bytes: a bot's question is ~100; a longer one is loaded, not kept
+# distinct query strings remembered (then it starts over), of at most 1 KiB: a bot's question
+# is ~100 bytes; a longer one is loaded, not kept
+_LOADED = Remembered(entries=8192, longest=1024)
 
 
 def loaded_args(schema) -> tuple[dict, bool]:
     """(the query string loaded through ``schema``, whether it named a format), remembered per raw
-    query string: a bot asks the same questions turn after turn, and marshmallow's load is a third
-    of the work /candidates does itself (issue 8). A query the schema refuses is never remembered,
-    nor one over MAX_REMEMBERED_QUERY bytes (at most 8 MiB kept: waitress takes 64 KiB of headers,
-    and a query may repeat a key the schema reads once)."""
+    query string (web/remembered.py; at most 8 MiB kept: waitress takes 64 KiB of headers, and a
+    query may repeat a key the schema reads once, so a long one is not kept)."""
     query = request.query_string
     key = (schema, query)
     hit = _LOADED.get(key)
@@ -68,10 +67,7 @@ def loaded_args(schema) -> tuple[dict, bool]:
         if "commander" in data:
             data["commander"] = request.args.getlist("commander")
         hit = (schema.load(data), "format" in request.args)
-        if len(query) <= MAX_REMEMBERED_QUERY:
-            if len(_LOADED) >= MAX_LOADED:
-                _LOADED.clear()
-            _LOADED[key] = hit
+        _LOADED.keep(key, len(query), hit)
     return dict(hit[0]), hit[1]
 
 

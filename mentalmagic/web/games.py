@@ -10,11 +10,13 @@ import orjson
 from flask import Blueprint, current_app, jsonify, request
 
 from .. import services
+from ..commands import Command
 from ..permissions import Caller
 from . import schemas
 from .decks import deck_library
 from .errors import envelope
 from .openapi import Op, register_operations
+from .remembered import Remembered
 
 bp = Blueprint("games", __name__, url_prefix="/api/v1/games")
 _create = schemas.CreateGameIn()
@@ -28,6 +30,23 @@ _line_query = schemas.LineQuery()
 
 def _uow():
     return current_app.extensions["mentalmagic"].games.unit_of_work()
+
+
+# distinct action bodies remembered (then it starts over), of at most 1 KiB: a draw is ~25 bytes,
+# a move ~80; a reveal of many cards is loaded, not kept
+_ACTIONS = Remembered(entries=4096, longest=1024)
+
+
+def _action() -> Command:
+    """This request's action, typed (schemas.load_action), remembered per raw JSON body
+    (web/remembered.py): a draw, a pass, a card to the bottom come back turn after turn."""
+    raw = request.get_data(cache=True) if request.is_json else None
+    command = _ACTIONS.get(raw) if raw is not None else None
+    if command is None:
+        command = schemas.load_action(_json_body())  # a refused body raises: never remembered
+        if raw is not None:
+            _ACTIONS.keep(raw, len(raw), command)
+    return command
 
 
 def _json_body() -> dict:
@@ -127,7 +146,7 @@ def _etag(game_id: str, version: int, caller: Caller) -> str:
 @bp.post("/<game_id>/actions")
 def act(game_id: str):
     caller = _caller(game_id)
-    return jsonify(services.act(_uow(), game_id, caller, schemas.load_action(_json_body())))
+    return jsonify(services.act(_uow(), game_id, caller, _action()))
 
 
 @bp.post("/<game_id>/line")
