@@ -354,7 +354,7 @@ def _serving():
 @click.option("--workers", type=int, default=lambda: _serving().default_workers(),
               show_default="$MENTALMAGIC_WORKERS or one per core and one more (1 on Windows)", help="Server processes.")
 @click.option("--threads", type=int, default=None,
-              help="Threads per process (default 4 with gunicorn, 8 with waitress).")
+              help="Threads per process (default 4).")
 @click.pass_context
 def serve(ctx, host, port, server, workers, threads):
     """Serve the API and the pages with a production WSGI server (settings: web/serving.py).
@@ -380,12 +380,11 @@ def serve(ctx, host, port, server, workers, threads):
                    f"{server}, {workers} worker{'s' if workers != 1 else ''})")
 
     try:
+        threads = threads or serving.THREADS_PER_WORKER
         if server == "gunicorn":
-            serving.serve_gunicorn(app, host, port, workers, threads or serving.THREADS_PER_WORKER,
-                                   settings=settings, on_ready=ready)
+            serving.serve_gunicorn(app, host, port, workers, threads, settings=settings, on_ready=ready)
         else:
-            serving.serve_waitress(app, host, port, threads or serving.WAITRESS_THREADS,
-                                   settings=settings, on_ready=ready, workers=workers)
+            serving.serve_waitress(app, host, port, threads, settings=settings, on_ready=ready, workers=workers)
     except OSError as e:  # the port is taken, or the address isn't this machine's
         raise click.ClickException(f"cannot listen on {host}:{port} ({e.strerror or e}): "
                                    "stop what runs there or choose another --port") from None

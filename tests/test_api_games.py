@@ -1222,7 +1222,7 @@ def test_an_action_body_sent_again_is_loaded_once_and_decided_afresh_each_time(c
     real = schemas.load_action
     monkeypatch.setattr(schemas, "load_action", lambda data: loads.append(data) or real(data))
     game = Game(client, ["Shock", "Lightning Bolt", "Counterspell", "Giant Growth"])
-    drawn = [game.do(ANA, type="draw", count=1)["event"] for _ in range(2)] + [game.do(BOB, type="draw", count=1)["event"]]
+    drawn = [game.do(who, type="draw", count=1)["event"] for who in (ANA, ANA, BOB)]
     assert [e["player"] for e in drawn] == [ANA, ANA, BOB]
     assert len({e["data"]["cards"][0] for e in drawn}) == 3  # three cards, one after another
     assert len(loads) == 1  # the same bytes each time: validated once

@@ -142,7 +142,7 @@ def test_the_production_settings_preload_the_app_and_use_threads():
     opts = serving.gunicorn_options("127.0.0.1", 5000, 2)
     assert opts["preload_app"] and opts["worker_class"] == "gthread" and opts["workers"] == 2
     assert opts["bind"] == "127.0.0.1:5000" and opts["threads"] == serving.THREADS_PER_WORKER
-    assert serving.waitress_options("0.0.0.0", 80)["threads"] == serving.WAITRESS_THREADS
+    assert serving.waitress_options("0.0.0.0", 80)["threads"] == serving.THREADS_PER_WORKER == 4
 
 
 class _Ready(Exception):
