@@ -102,7 +102,7 @@ def main(argv=None) -> int:
             pool = read_pool(db)
             drawable = [c for c in pool.cards if c.in_library and c.printed_costs]
             library = [rng.choice(drawable).name for _ in range(300)]
-            say(f"mentalmagic serve (waitress, a worker per core and one more) on {db}; {len(pool):,} cards")
+            say(f"mentalmagic serve (waitress, as `make serve` starts it) on {db}; {len(pool):,} cards")
 
             before = db_bytes(db)
             t = time.perf_counter()

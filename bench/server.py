@@ -1,6 +1,6 @@
 """The production server as `mentalmagic serve` runs it, plus one trivial route: the bench's target.
 
-    python bench/server.py [--server waitress|gunicorn] --port 5077 [--workers 2] [--inserts FILE]
+    python bench/server.py [--server waitress|gunicorn] --port 5077 [--workers N] [--inserts FILE]
 
 Same app, same settings (mentalmagic/web/serving.py); ``/bench/trivial`` answers a constant, so
 the bench can tell Flask's and the server's own floor from what a route adds. With ``--inserts``,

@@ -73,4 +73,3 @@ def test_the_insert_route_does_one_durable_insert_a_call_on_a_connection_per_thr
     assert all(c.execute("PRAGMA synchronous").fetchone()[0] == 2 for c in conns)
     for c in conns:
         c.close()
-

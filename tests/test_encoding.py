@@ -169,5 +169,5 @@ def test_only_short_questions_are_remembered(cards_client):
     for query in (short, long):
         got = cards_client.get("/api/v1/candidates?" + query)
         assert got.status_code == 200 and got.get_json()["printed"]["name"] == "Shock"
-    kept = {q for (_, q) in api._LOADED._kept}
+    kept = {q for (_, q) in api._LOADED}
     assert short.encode() in kept and long.encode() not in kept

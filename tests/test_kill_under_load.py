@@ -51,7 +51,7 @@ def free_port() -> int:
 
 class Server:
     """``mentalmagic serve`` on a free loopback port, over one database file: its master and its
-    two worker processes (several, as `make serve` runs them), in a process group of their own."""
+    two worker processes, in a process group of their own."""
 
     def __init__(self, db, cards):
         self.port = free_port()

@@ -50,9 +50,7 @@ class Query:
         return {"commander": [c.name for c in self.commanders], "color_identity": wubrg(self.identity)}
 
 
-# distinct query strings remembered (then it starts over), of at most 1 KiB: a bot's question
-# is ~100 bytes; a longer one is loaded, not kept
-_LOADED = Remembered(entries=8192, longest=1024)
+_LOADED = Remembered(entries=8192, longest=1024)  # a bot's question is ~100 bytes
 
 
 def loaded_args(schema) -> tuple[dict, bool]:

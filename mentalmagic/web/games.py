@@ -32,9 +32,7 @@ def _uow():
     return current_app.extensions["mentalmagic"].games.unit_of_work()
 
 
-# distinct action bodies remembered (then it starts over), of at most 1 KiB: a draw is ~25 bytes,
-# a move ~80; a reveal of many cards is loaded, not kept
-_ACTIONS = Remembered(entries=4096, longest=1024)
+_ACTIONS = Remembered(entries=4096, longest=1024)  # a draw is ~25 bytes, a move ~80
 
 
 def _action() -> Command:

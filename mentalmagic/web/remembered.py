@@ -1,6 +1,6 @@
 """What a request's raw text loaded to, remembered: bots send the same questions and the same
-actions turn after turn, and marshmallow's load was a third of /candidates' own work and a fifth
-of an action's (issue 8). Only what loaded is kept (a refusal raises before ``keep``), and only
+actions turn after turn, and marshmallow's load was a third of /candidates' own work and about
+a sixth of an action's (issue 8). Only what loaded is kept (a refusal raises before ``keep``), and only
 short texts, so the memory it takes is bounded."""
 
 from __future__ import annotations
@@ -29,3 +29,6 @@ class Remembered:
 
     def __len__(self) -> int:
         return len(self._kept)
+
+    def __iter__(self):
+        return iter(list(self._kept))  # the keys kept now (a copy: another thread may keep one meanwhile)

@@ -41,7 +41,9 @@ def default_server() -> str:
 
 
 def cores() -> int:
-    """The cores this process may run on (its affinity, where the system tells it: a container's share)."""
+    """The cores this process may run on: its affinity where the system tells it (a container pinned
+    to some cores), else every core. A CPU quota (``docker --cpus``) isn't seen: set
+    MENTALMAGIC_WORKERS there."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0)) or 1
     return os.cpu_count() or 1
@@ -50,10 +52,10 @@ def cores() -> int:
 def default_workers() -> int:
     """MENTALMAGIC_WORKERS, else one per core and one more (one where processes can't fork: Windows).
 
-    The one more: every action waits on the disk (its fsync) and on its process's one running
-    thread, so a process per core leaves cores idle. With eight bots acting at once on two cores,
-    three waitress processes did ~20 % more actions than two, side by side (README, "Serving"),
-    reads alike; four did no better than three.
+    The one more is measured, not derived: with eight bots acting at once on two cores, three
+    waitress processes did 19-21 % more actions than two, side by side, reads alike; four did no
+    better than three (README, "Serving"). With a process per core the cores were ~15 % idle, most
+    likely in the gaps of each process's one GIL and its hand-offs between threads.
     """
     if not hasattr(os, "fork"):
         return 1
