@@ -43,13 +43,8 @@ def main() -> None:
             return {"ok": True}
 
         app.add_url_rule("/bench/insert", "bench_insert", bench_insert, methods=["POST"])
-    # the server's limits as `mentalmagic serve` passes them (connections, timeouts, waitress's poll())
-    settings = app.config["SETTINGS"]
-    serving.raise_file_limit(settings.connection_limit)
-    if args.server == "gunicorn":
-        serving.serve_gunicorn(app, "127.0.0.1", args.port, args.workers, settings=settings)
-    else:
-        serving.serve_waitress(app, "127.0.0.1", args.port, workers=args.workers, settings=settings)
+    # served as `mentalmagic serve` serves: its limits (connections, timeouts, waitress's poll()), its threads
+    serving.serve(app, args.server, "127.0.0.1", args.port, args.workers)
 
 
 if __name__ == "__main__":

@@ -363,28 +363,22 @@ def serve(ctx, host, port, server, workers, threads):
     The limits and the access log are MENTALMAGIC_* settings (README, "Limits and logs").
     """
     from .runtime import StartupError
-    from .settings import from_env
     from .web import create_app
 
     serving = _serving()
     try:
-        settings = from_env()
-        # cards built and loaded once, before any worker starts
-        app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"]), "SETTINGS": settings})
+        # cards built and loaded once, before any worker starts; the MENTALMAGIC_* settings read
+        # (a bad one is a ValueError naming it) and kept in app.config for the server
+        app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"])})
     except (StartupError, ValueError) as e:
         raise click.ClickException(str(e)) from None
-    serving.raise_file_limit(settings.connection_limit)
 
     def ready():
         click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards, "
                    f"{server}, {workers} worker{'s' if workers != 1 else ''})")
 
     try:
-        threads = threads or serving.THREADS_PER_WORKER
-        if server == "gunicorn":
-            serving.serve_gunicorn(app, host, port, workers, threads, settings=settings, on_ready=ready)
-        else:
-            serving.serve_waitress(app, host, port, threads, settings=settings, on_ready=ready, workers=workers)
+        serving.serve(app, server, host, port, workers, threads, on_ready=ready)
     except OSError as e:  # the port is taken, or the address isn't this machine's
         raise click.ClickException(f"cannot listen on {host}:{port} ({e.strerror or e}): "
                                    "stop what runs there or choose another --port") from None

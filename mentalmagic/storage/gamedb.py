@@ -258,14 +258,18 @@ class GameStore:
                 if self._synced.get(game_id, -1) < version:
                     self._synced[game_id] = version
 
+    def refuse_if_failed(self) -> None:
+        """StorageFailed once the disk failed a sync here: nothing written since is known durable."""
+        if self.failed:
+            raise StorageFailed(self.failed)
+
     def make_durable(self) -> None:
         """``fdatasync`` this thread's WAL, when its connection left that to us: everything committed
         to the file so far is on disk when this returns. A failure stops this store's writes."""
         wal = getattr(self._local, "wal", None)
         if wal is None:
             return
-        if self.failed:  # the kernel tells a failed flush once: a later fdatasync passing proves nothing
-            raise StorageFailed(self.failed)
+        self.refuse_if_failed()  # the kernel tells a failed flush once: a later fdatasync passing proves nothing
         try:
             os.fdatasync(wal)
         except OSError as e:
@@ -347,8 +351,7 @@ class SqliteUnitOfWork:
     def __enter__(self) -> SqliteUnitOfWork:
         if self.games.db.conn.in_transaction:  # the writer lock isn't reentrant: refuse, don't hang
             raise RuntimeError("a unit of work inside another, on one thread")
-        if self.games.failed:  # after a failed sync nothing here is known durable (storage/durable.py)
-            raise StorageFailed(self.games.failed)
+        self.games.refuse_if_failed()  # after a failed sync nothing here is known durable (storage/durable.py)
         self.written: list[tuple[str, int]] = []
         self.games.writer.__enter__()
         try:
@@ -379,8 +382,7 @@ class SqliteUnitOfWork:
                 raise AlreadyNamed("this card was named at the same moment") from exc
 
     def commit(self) -> None:
-        if self.games.failed:  # set by another thread since __enter__: build nothing on what may be lost
-            raise StorageFailed(self.games.failed)
+        self.games.refuse_if_failed()  # set by another thread since __enter__: build nothing on what may be lost
         self.games.db.conn.execute("COMMIT")
         for game in self.games._pending():
             self.games.remember(game)

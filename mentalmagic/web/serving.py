@@ -101,6 +101,21 @@ def raise_file_limit(connections: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else min(want, hard), hard))
 
 
+def serve(app: Flask, server: str, host: str, port: int, workers: int, threads: int | None = None,
+          on_ready=None) -> None:
+    """Serve ``app`` (built and frozen: runtime.load_frozen) as ``mentalmagic serve`` does, until
+    stopped: ``server`` with the MENTALMAGIC_* limits the app was built with (settings.py), the
+    process's file limit raised to its connection limit. The bench's server calls this too, so
+    what it times is what runs."""
+    settings: Settings = app.config["SETTINGS"]
+    raise_file_limit(settings.connection_limit)
+    threads = threads or THREADS_PER_WORKER
+    if server == "gunicorn":
+        serve_gunicorn(app, host, port, workers, threads, settings=settings, on_ready=on_ready)
+    else:
+        serve_waitress(app, host, port, threads, settings=settings, on_ready=on_ready, workers=workers)
+
+
 def serve_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int = THREADS_PER_WORKER,
                    settings: Settings | None = None, on_ready=None) -> None:
     """Run gunicorn over ``app`` (already built: every worker forks from it) until stopped."""
