@@ -567,6 +567,11 @@ wrk.headers["Content-Type"] = "application/json"
 """
 
 
+def with_rounds(ratios: list[float]) -> str:
+    """A ratio as the bench reports it: the median of its rounds, then each round's."""
+    return f"{statistics.median(ratios):.2f} (rounds: {', '.join(f'{x:.2f}' for x in ratios)})"
+
+
 def actions_script(path: Path, games: list[dict]) -> Path:
     """wrk's script for ``len(games)`` bots, one per game (run it with as many threads as games)."""
     pairs = ", ".join(f'{{"{g["id"]}", "{g["players"][0]["token"]}"}}' for g in games)
@@ -722,15 +727,13 @@ def section_games(ctx: Context) -> list[Row]:
             who = "one bot" if n == 1 else f"{n} bots at once"
             say(f"  {who:<15} {med(m['rate']):7,.0f} actions/s   latency median {med(m['p50']) * 1e3:.1f} ms, "
                 f"p99 {med(m['p99']) * 1e3:.1f} ms")
-            say(f"  {'':<15} to one raw writer ({med(m['raw']):,.0f} inserts/s): {med(m['ratio']):.2f} "
-                f"(rounds: {', '.join(f'{x:.2f}' for x in m['ratio'])})")
+            say(f"  {'':<15} to one raw writer ({med(m['raw']):,.0f} inserts/s): {with_rounds(m['ratio'])}")
             rows += [Row(name, f"{who}, actions through HTTP", med(m["rate"]), "/s"),
                      Row(name, f"{who}, p99 latency", med(m["p99"]) * 1e3, "ms"),
                      Row(name, f"{who}, actions / raw inserts, one writer (median of rounds)", med(m["ratio"]), "")]
             if n > 1:
-                rounds = ", ".join(f"{x:.2f}" for x in m["ratio_same"])
                 say(f"  {'':<15} to {n} raw writers at once, written as the server writes ({med(m['raw_same']):,.0f} "
-                    f"inserts/s): {med(m['ratio_same']):.2f} (rounds: {rounds})")
+                    f"inserts/s): {with_rounds(m['ratio_same'])}")
                 rows.append(Row(name, f"{who}, actions / {n} raw writers at once (median of rounds)",
                                 med(m["ratio_same"]), ""))
                 ctx.ratios[f"actions{n}_vs_sqlite"] = med(m["ratio"])
@@ -740,8 +743,7 @@ def section_games(ctx: Context) -> list[Row]:
                 ctx.ratios["insert_route_vs_sqlite"] = med(m["route_ratio"])
                 kept = [x / y for x, y in zip(m["rate"], m["route"], strict=True)]
                 say(f"  {'':<15} a route doing only the raw insert, one client: {med(m['route']):,.0f}/s, "
-                    f"{med(m['route_ratio']):.2f} of the raw writer (rounds: "
-                    f"{', '.join(f'{x:.2f}' for x in m['route_ratio'])}); one bot's actions are {med(kept):.2f} of it "
+                    f"{with_rounds(m['route_ratio'])} of the raw writer; one bot's actions are {med(kept):.2f} of it "
                     "(medians of rounds)")
                 rows += [Row(name, "a route doing only the raw insert, one client / raw inserts",
                              med(m["route_ratio"]), ""),
