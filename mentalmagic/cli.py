@@ -373,9 +373,12 @@ def serve(ctx, host, port, server, workers, threads):
     except (StartupError, ValueError) as e:
         raise click.ClickException(str(e)) from None
 
+    cpus = serving.pinned_cores(app.config["SETTINGS"], workers)
+
     def ready():
+        pinned = f", kept on cores {','.join(map(str, cpus))} in turn" if cpus else ""
         click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards, "
-                   f"{server}, {workers} worker{'s' if workers != 1 else ''})")
+                   f"{server}, {workers} worker{'s' if workers != 1 else ''}{pinned})")
 
     try:
         serving.serve(app, server, host, port, workers, threads, on_ready=ready)

@@ -25,6 +25,7 @@ class Settings:
     health_interval: float = 5.0  # seconds /health may reuse its check of the database
     archive_after: float = 72.0  # hours after its last write that a game (over or idle) is archived
     game_cache: int = 256  # games kept replayed in memory per process (least recently used go first)
+    pin_workers: int = 1  # 1: each worker process kept on one core, in turn (Linux); 0: the scheduler moves them
     shard: str = ""  # this instance's name, the prefix of its game ids: "s1" makes ids "s1.<random>"
 
 
@@ -41,6 +42,7 @@ ENV = {
     "health_interval": "MENTALMAGIC_HEALTH_INTERVAL",
     "archive_after": "MENTALMAGIC_ARCHIVE_AFTER",
     "game_cache": "MENTALMAGIC_GAME_CACHE",
+    "pin_workers": "MENTALMAGIC_PIN_WORKERS",
     "shard": "MENTALMAGIC_SHARD",
 }
 

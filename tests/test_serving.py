@@ -20,6 +20,7 @@ from flask import Flask
 from test_importers import TINY, write
 
 from mentalmagic.runtime import load_frozen
+from mentalmagic.settings import Settings, from_env
 from mentalmagic.web import serving
 
 MENTALMAGIC = Path(sys.executable).with_name("mentalmagic")
@@ -80,13 +81,35 @@ def workers_of(pid: int) -> list[int]:
     return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
+def cores_of(pids: list[int]) -> list[set[int]]:
+    """Each process's affinity, in the order of ``pids``."""
+    return [os.sched_getaffinity(pid) for pid in pids]
+
+
+def pinned_in_turn(workers: int, given: set[int] | None = None) -> list[set[int]]:
+    """The cores ``workers`` workers run on, sorted, when their server was given the cores ``given``
+    (else this process's): one core each, in turn (MENTALMAGIC_PIN_WORKERS' default), or, on a
+    single core, that core."""
+    cpus = sorted(given or os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return [set(cpus)] * workers
+    return sorted(({cpus[i % len(cpus)]} for i in range(workers)), key=sorted)
+
+
+def wait_for_workers(proc: subprocess.Popen, workers: int, gone: int | None = None) -> list[int]:
+    """The master's workers once there are ``workers`` of them (and ``gone`` isn't one): a bound, no timing."""
+    deadline = time.monotonic() + START_LIMIT
+    while (gone in workers_of(proc.pid) or len(workers_of(proc.pid)) < workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return workers_of(proc.pid)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="gunicorn runs on POSIX only")
 def test_gunicorn_serves_from_two_worker_processes(serve):
     proc, port = serve("--server", "gunicorn", "--workers", "2")
-    deadline = time.monotonic() + START_LIMIT  # the first worker may answer before the second forks
-    while len(workers_of(proc.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(workers_of(proc.pid)) == 2
+    workers = wait_for_workers(proc, 2)  # the first worker may answer before the second forks
+    assert len(workers) == 2
+    assert sorted(cores_of(workers), key=sorted) == pinned_in_turn(2)  # one core each
     for _ in range(20):
         status, health = get(port, "/api/v1/health")
         assert status == 200 and health["card_count"] == len(TINY["data"])
@@ -113,10 +136,7 @@ def test_the_default_server_is_waitress_processes_that_half_open_clients_cant_st
     cpus = set(sorted(os.sched_getaffinity(0))[:2]) if hasattr(os, "sched_setaffinity") else None
     workers = (len(cpus) if cpus else serving.cores()) + 1
     proc, port = serve(cpus=cpus)
-    deadline = time.monotonic() + START_LIMIT
-    while len(workers_of(proc.pid)) < workers and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(workers_of(proc.pid)) == workers
+    assert len(wait_for_workers(proc, workers)) == workers
     sockets = []
     try:
         for _ in range(120):
@@ -131,14 +151,79 @@ def test_the_default_server_is_waitress_processes_that_half_open_clients_cant_st
             s.close()
     worker = workers_of(proc.pid)[0]
     os.kill(worker, signal.SIGKILL)  # a worker that dies is replaced
-    deadline = time.monotonic() + START_LIMIT
-    while (worker in workers_of(proc.pid) or len(workers_of(proc.pid)) < workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(workers_of(proc.pid)) == workers and worker not in workers_of(proc.pid)
+    now = wait_for_workers(proc, workers, gone=worker)
+    assert len(now) == workers and worker not in now
     assert get(port, "/api/v1/health")[0] == 200
     os.killpg(proc.pid, signal.SIGTERM)
     assert proc.wait(20) == 0  # a clean stop, workers included
     assert f"waitress, {workers} workers".encode() in proc.stdout.read()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="a process is kept on cores only where Linux pins it")
+@pytest.mark.parametrize("server", ["waitress", "gunicorn"])
+def test_each_worker_is_kept_on_one_core_in_turn_and_its_replacement_on_the_same(serve, server):
+    """MENTALMAGIC_PIN_WORKERS (on by default): worker i on the i-th core the server may use, around
+    again; a worker that dies is replaced on its core, so the cores stay shared out evenly."""
+    cpus = set(sorted(os.sched_getaffinity(0))[:2])  # two cores where CI has them: three workers go around
+    proc, _ = serve("--server", server, "--workers", "3", cpus=cpus)
+    workers = wait_for_workers(proc, 3)
+    assert sorted(cores_of(workers), key=sorted) == pinned_in_turn(3, cpus)
+    for worker in workers[:2]:  # the second core's worker, and one of the first's
+        lost = os.sched_getaffinity(worker)
+        os.kill(worker, signal.SIGKILL)
+        replaced = set(wait_for_workers(proc, 3, gone=worker)) - set(workers)
+        assert len(replaced) == 1 and os.sched_getaffinity(replaced.pop()) == lost
+        workers = workers_of(proc.pid)
+    os.killpg(proc.pid, signal.SIGTERM)
+    assert proc.wait(20) == 0
+    if len(cpus) > 1:  # the start line says where the workers run
+        assert f"{server}, 3 workers, kept on cores {','.join(map(str, sorted(cpus)))} in turn".encode() \
+            in proc.stdout.read()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
+def test_workers_left_to_the_scheduler_when_pinning_is_off(serve, monkeypatch):
+    monkeypatch.setenv("MENTALMAGIC_PIN_WORKERS", "0")
+    cpus = set(sorted(os.sched_getaffinity(0))[:2]) if hasattr(os, "sched_setaffinity") else None
+    proc, _ = serve("--workers", "3", cpus=cpus)
+    workers = wait_for_workers(proc, 3)
+    if cpus:
+        assert cores_of(workers) == [cpus] * 3  # every core the server was given, in each worker
+    os.killpg(proc.pid, signal.SIGTERM)
+    assert proc.wait(20) == 0
+    assert b"waitress, 3 workers)" in proc.stdout.read()
+
+
+def test_pinned_cores_are_those_the_server_may_use_when_there_is_a_choice(monkeypatch):
+    on, off = Settings(), Settings(pin_workers=0)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {5, 0, 2}, raising=False)
+    monkeypatch.setattr(os, "sched_setaffinity", lambda pid, cpus: None, raising=False)
+    assert serving.pinned_cores(on, 3) == [0, 2, 5]
+    assert serving.pinned_cores(off, 3) == []  # MENTALMAGIC_PIN_WORKERS=0
+    assert serving.pinned_cores(on, 1) == []  # one process: nothing to share out
+    assert serving.pinned_cores(None, 3) == []  # no settings: as `serve` was before
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    assert serving.pinned_cores(on, 3) == []  # a single core: nowhere else to go
+    monkeypatch.delattr(os, "sched_setaffinity", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert serving.pinned_cores(on, 3) == []  # macOS, Windows: no pinning
+    assert from_env({"MENTALMAGIC_PIN_WORKERS": "0"}).pin_workers == 0
+    with pytest.raises(ValueError, match="MENTALMAGIC_PIN_WORKERS"):
+        from_env({"MENTALMAGIC_PIN_WORKERS": "yes"})
+
+
+def test_pin_puts_a_slot_on_its_core_around_again(monkeypatch):
+    calls = []
+    monkeypatch.setattr(os, "sched_setaffinity", lambda pid, cpus: calls.append((pid, cpus)), raising=False)
+    for slot in range(5):
+        serving.pin([0, 2, 5], slot)
+    serving.pin([], 7)  # nothing to pin to: untouched
+    assert calls == [(0, {0}), (0, {2}), (0, {5}), (0, {0}), (0, {2})]
+
+    def refused(pid, cpus):
+        raise OSError(22, "Invalid argument")  # a core taken from the server since it started
+    monkeypatch.setattr(os, "sched_setaffinity", refused, raising=False)
+    serving.pin([0, 1], 1)  # the worker serves on, where the scheduler puts it
 
 
 def test_the_production_settings_preload_the_app_and_use_threads():
