@@ -81,8 +81,12 @@ def workers_of(pid: int) -> list[int]:
     return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
-def cores_of(pids: list[int]) -> list[set[int]]:
-    """Each process's affinity, in the order of ``pids``."""
+def cores_of(pids: list[int], pinned: bool = True) -> list[set[int]]:
+    """Each process's affinity, in the order of ``pids``; with ``pinned``, once each is on one core
+    (a worker pins itself an instant after it appears): a bound, no timing."""
+    deadline = time.monotonic() + START_LIMIT
+    while pinned and any(len(os.sched_getaffinity(pid)) > 1 for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
     return [os.sched_getaffinity(pid) for pid in pids]
 
 
@@ -96,10 +100,15 @@ def pinned_in_turn(workers: int, given: set[int] | None = None) -> list[set[int]
     return sorted(({cpus[i % len(cpus)]} for i in range(workers)), key=sorted)
 
 
-def wait_for_workers(proc: subprocess.Popen, workers: int, gone: int | None = None) -> list[int]:
-    """The master's workers once there are ``workers`` of them (and ``gone`` isn't one): a bound, no timing."""
+def wait_for_workers(proc: subprocess.Popen, workers: int, gone: int | list[int] | None = None) -> list[int]:
+    """The master's workers once there are exactly ``workers`` of them and none of ``gone`` is one:
+    a bound, no timing."""
+    gone = set(gone if isinstance(gone, list) else [gone])
     deadline = time.monotonic() + START_LIMIT
-    while (gone in workers_of(proc.pid) or len(workers_of(proc.pid)) < workers) and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        now = workers_of(proc.pid)
+        if len(now) == workers and not gone & set(now):
+            return now
         time.sleep(0.05)
     return workers_of(proc.pid)
 
@@ -109,7 +118,7 @@ def test_gunicorn_serves_from_two_worker_processes(serve):
     proc, port = serve("--server", "gunicorn", "--workers", "2")
     workers = wait_for_workers(proc, 2)  # the first worker may answer before the second forks
     assert len(workers) == 2
-    assert sorted(cores_of(workers), key=sorted) == pinned_in_turn(2)  # one core each
+    assert sorted(cores_of(workers, len(os.sched_getaffinity(0)) > 1), key=sorted) == pinned_in_turn(2)
     for _ in range(20):
         status, health = get(port, "/api/v1/health")
         assert status == 200 and health["card_count"] == len(TINY["data"])
@@ -159,26 +168,52 @@ def test_the_default_server_is_waitress_processes_that_half_open_clients_cant_st
     assert f"waitress, {workers} workers".encode() in proc.stdout.read()
 
 
-@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="a process is kept on cores only where Linux pins it")
+TWO_CORES = hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1
+
+
+@pytest.mark.skipif(not TWO_CORES, reason="workers are kept on cores where Linux pins them, on two cores or more")
 @pytest.mark.parametrize("server", ["waitress", "gunicorn"])
 def test_each_worker_is_kept_on_one_core_in_turn_and_its_replacement_on_the_same(serve, server):
     """MENTALMAGIC_PIN_WORKERS (on by default): worker i on the i-th core the server may use, around
     again; a worker that dies is replaced on its core, so the cores stay shared out evenly."""
-    cpus = set(sorted(os.sched_getaffinity(0))[:2])  # two cores where CI has them: three workers go around
+    cpus = set(sorted(os.sched_getaffinity(0))[:2])  # two cores, however many CI has: three workers go around
     proc, _ = serve("--server", server, "--workers", "3", cpus=cpus)
     workers = wait_for_workers(proc, 3)
     assert sorted(cores_of(workers), key=sorted) == pinned_in_turn(3, cpus)
-    for worker in workers[:2]:  # the second core's worker, and one of the first's
+    alone = next(w for w in workers if os.sched_getaffinity(w) == {max(cpus)})
+    shared = next(w for w in workers if os.sched_getaffinity(w) == {min(cpus)})
+    for worker in (alone, shared):  # the second core's only worker, then one of the first's two
         lost = os.sched_getaffinity(worker)
         os.kill(worker, signal.SIGKILL)
-        replaced = set(wait_for_workers(proc, 3, gone=worker)) - set(workers)
-        assert len(replaced) == 1 and os.sched_getaffinity(replaced.pop()) == lost
-        workers = workers_of(proc.pid)
+        now = wait_for_workers(proc, 3, gone=worker)
+        replaced = set(now) - set(workers)
+        assert len(replaced) == 1 and cores_of(list(replaced)) == [lost]
+        workers = now
     os.killpg(proc.pid, signal.SIGTERM)
     assert proc.wait(20) == 0
-    if len(cpus) > 1:  # the start line says where the workers run
-        assert f"{server}, 3 workers, kept on cores {','.join(map(str, sorted(cpus)))} in turn".encode() \
-            in proc.stdout.read()
+    assert f"{server}, 3 workers, kept on cores {','.join(map(str, sorted(cpus)))} in turn".encode() \
+        in proc.stdout.read()  # the start line says where the workers run
+
+
+@pytest.mark.skipif(not TWO_CORES, reason="workers are kept on cores where Linux pins them, on two cores or more")
+def test_a_gunicorn_reload_keeps_the_cores_evenly_shared(serve):
+    """SIGHUP makes gunicorn start new workers while the old ones still run, then stop the old ones:
+    the new ones still end up one a core, and a replacement after that takes the dead one's core."""
+    cpus = set(sorted(os.sched_getaffinity(0))[:2])
+    proc, port = serve("--server", "gunicorn", "--workers", "2", cpus=cpus)
+    old = wait_for_workers(proc, 2)
+    os.kill(proc.pid, signal.SIGHUP)
+    new = wait_for_workers(proc, 2, gone=old)
+    assert len(new) == 2 and not set(old) & set(new)
+    assert sorted(cores_of(new), key=sorted) == pinned_in_turn(2, cpus)
+    workers = new
+    for worker in sorted(new, reverse=True):  # each core's worker, the one started last first
+        lost = os.sched_getaffinity(worker)
+        os.kill(worker, signal.SIGKILL)
+        now = wait_for_workers(proc, 2, gone=worker)
+        assert cores_of([w for w in now if w not in workers]) == [lost]
+        workers = now
+    assert get(port, "/api/v1/health")[0] == 200
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
@@ -188,7 +223,8 @@ def test_workers_left_to_the_scheduler_when_pinning_is_off(serve, monkeypatch):
     proc, _ = serve("--workers", "3", cpus=cpus)
     workers = wait_for_workers(proc, 3)
     if cpus:
-        assert cores_of(workers) == [cpus] * 3  # every core the server was given, in each worker
+        time.sleep(0.5)  # time to have pinned itself, had a worker meant to: none may
+        assert cores_of(workers, pinned=False) == [cpus] * 3  # every core the server was given, in each worker
     os.killpg(proc.pid, signal.SIGTERM)
     assert proc.wait(20) == 0
     assert b"waitress, 3 workers)" in proc.stdout.read()
@@ -212,18 +248,35 @@ def test_pinned_cores_are_those_the_server_may_use_when_there_is_a_choice(monkey
         from_env({"MENTALMAGIC_PIN_WORKERS": "yes"})
 
 
-def test_pin_puts_a_slot_on_its_core_around_again(monkeypatch):
+def test_the_next_worker_goes_to_the_core_with_the_fewest_first_on_a_tie():
+    cpus = [0, 2, 5]
+    held: list[int | None] = []
+    for _ in range(5):  # started one after another: around the cores in turn
+        held.append(serving.next_core(cpus, held))
+    assert held == [0, 2, 5, 0, 2]
+    for dead in (2, 0, 5):  # a replacement takes the core of the worker it replaces
+        rest = list(held)
+        rest.remove(dead)
+        assert serving.next_core(cpus, rest) == dead
+    # a gunicorn reload: two new workers start while the two old ones (cores 0 and 1) still run
+    held = [0, 1]
+    held += [serving.next_core([0, 1], held)]
+    held += [serving.next_core([0, 1], held)]
+    assert sorted(held[2:]) == [0, 1]  # once the old ones go, still one a core
+    assert serving.next_core([], [0]) is None  # nothing to pin to
+
+
+def test_pin_keeps_the_process_on_its_core_and_shrugs_off_a_refusal(monkeypatch):
     calls = []
     monkeypatch.setattr(os, "sched_setaffinity", lambda pid, cpus: calls.append((pid, cpus)), raising=False)
-    for slot in range(5):
-        serving.pin([0, 2, 5], slot)
-    serving.pin([], 7)  # nothing to pin to: untouched
-    assert calls == [(0, {0}), (0, {2}), (0, {5}), (0, {0}), (0, {2})]
+    serving.pin(5)
+    serving.pin(None)  # not pinned: untouched
+    assert calls == [(0, {5})]
 
     def refused(pid, cpus):
         raise OSError(22, "Invalid argument")  # a core taken from the server since it started
     monkeypatch.setattr(os, "sched_setaffinity", refused, raising=False)
-    serving.pin([0, 1], 1)  # the worker serves on, where the scheduler puts it
+    serving.pin(1)  # the worker serves on, where the scheduler puts it
 
 
 def test_the_production_settings_preload_the_app_and_use_threads():

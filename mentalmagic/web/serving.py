@@ -57,7 +57,7 @@ def default_workers() -> int:
     The one more is measured, not derived: with eight bots acting at once on two cores, three
     waitress processes did 19-21 % more actions than two, side by side, reads alike; four did no
     better than three (README, "Serving"). With a process per core the cores were ~15 % idle, most
-    likely in the gaps of each process's one GIL and its hand-offs between threads.
+    likely while a process's threads all waited (the disk, the writer lock) with nothing else to run.
     """
     if not hasattr(os, "fork"):
         return 1
@@ -70,24 +70,32 @@ def pinned_cores(settings: Settings | None, workers: int) -> list[int]:
     off, for a single worker, where the system can't pin a process (macOS, Windows), or on a
     single core.
 
-    Measured, not derived: on two cores, three waitress workers kept one on each core in turn did
-    7-16 % more actions with eight bots than the same three left to the scheduler (side by side,
-    eight rounds but one), and used ~12 % less CPU an action; /health and autocomplete answered
-    4-33 % more. Left free, a worker's threads wake on whichever core is free, away from the caches
-    they filled; on a machine this small that costs more than a core now and then idle (README,
-    "Serving")."""
+    Measured, not derived: on two cores, three waitress workers kept one a core in turn did 1-14 %
+    more actions with eight bots than the same three left to the scheduler (median +9 %, side by
+    side, eight rounds, either first), one bot 5-11 %; an action took ~700-730 us of the server's
+    CPU against ~810-960, and /health answered 27-33 % more. Left free, a worker's threads wake on
+    whichever core is free, away from the caches they filled (README, "Serving")."""
     if not (settings and settings.pin_workers) or workers < 2 or not hasattr(os, "sched_setaffinity"):
         return []
     cpus = sorted(os.sched_getaffinity(0))
     return cpus if len(cpus) > 1 else []
 
 
-def pin(cpus: Sequence[int], slot: int) -> None:
-    """Keep this process (a worker just forked, before its threads start) on the ``slot``-th of
-    ``cpus``, around again past the last; nothing when ``cpus`` is empty."""
-    if cpus:
+def next_core(cpus: Sequence[int], held: list[int | None]) -> int | None:
+    """The core for a worker about to start: of ``cpus``, the one the fewest live workers are kept
+    on (``held``: their cores), the first on a tie; None when ``cpus`` is empty (nothing pinned).
+
+    Workers started one after another go around the cores in turn; one that replaces a worker that
+    died gets its core; and the cores stay evenly shared in whatever order workers come and go (a
+    gunicorn reload starts the new workers while the old ones still run)."""
+    return min(cpus, key=held.count) if cpus else None
+
+
+def pin(core: int | None) -> None:
+    """Keep this process (a worker just forked, before its threads start) on ``core``; None: nothing."""
+    if core is not None:
         with contextlib.suppress(OSError):  # a core taken from us since: the scheduler places the worker
-            os.sched_setaffinity(0, {cpus[slot % len(cpus)]})
+            os.sched_setaffinity(0, {core})
 
 
 def gunicorn_options(host: str, port: int, workers: int, threads: int = THREADS_PER_WORKER,
@@ -152,9 +160,8 @@ def serve_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int 
     options = gunicorn_options(host, port, workers, threads, settings)
     cpus = pinned_cores(settings, workers)
 
-    def pre_fork(server, worker) -> None:  # in the master: the first slot no live worker holds
-        held = {getattr(w, "slot", None) for w in server.WORKERS.values()}
-        worker.slot = next(i for i in range(len(held) + 1) if i not in held)
+    def pre_fork(server, worker) -> None:  # in the master, before the fork (a copy: SIGCHLD may reap meanwhile)
+        worker.core = next_core(cpus, [getattr(w, "core", None) for w in list(server.WORKERS.values())])
 
     class Arbiter(BaseApplication):
         def load_config(self):
@@ -163,9 +170,9 @@ def serve_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int 
                     self.cfg.set(key, value)
             if on_ready:
                 self.cfg.set("when_ready", lambda server: on_ready())
-            if cpus:  # a replaced worker takes the slot, and so the core, of the one it replaces
+            if cpus:
                 self.cfg.set("pre_fork", pre_fork)
-                self.cfg.set("post_fork", lambda server, worker: pin(cpus, worker.slot))
+                self.cfg.set("post_fork", lambda server, worker: pin(worker.core))
 
         def load(self):
             return app
@@ -210,14 +217,13 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = THREADS_PER_
 def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
     """Fork ``workers`` processes that each call ``run``; restart one that dies; stop all on
     SIGTERM or SIGINT. A worker that keeps dying at once stops the server with one line. With
-    ``cpus`` (``pinned_cores``), worker ``i`` is kept on the ``i``-th core, around again, and the
-    worker that replaces it on the same one."""
-    children: dict[int, tuple[float, int]] = {}  # pid -> when it started, its slot
+    ``cpus`` (``pinned_cores``), each worker is kept on one of them (``next_core``)."""
+    children: dict[int, tuple[float, int | None]] = {}  # pid -> when it started, its core
     stopping = False
 
     stop_signals = {signal.SIGTERM, signal.SIGINT}
 
-    def spawn(slot: int) -> None:
+    def spawn() -> None:
         # A stop arriving around the fork must reach the new worker too: blocked here, it waits
         # until the worker has its default handlers (it dies of it) and the master knows its pid
         # (stop() sends it one). Unblocked at once, a worker forked an instant before a stop kept
@@ -226,6 +232,7 @@ def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
         if stopping:  # a stop came in between two spawns: start no more (it can't come now, blocked)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
             return
+        core = next_core(cpus, [c for _, c in children.values()])
         try:
             pid = os.fork()
         except BaseException:
@@ -235,7 +242,7 @@ def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
-            pin(cpus, slot)
+            pin(core)
             code = 0
             try:
                 run()
@@ -246,7 +253,7 @@ def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
                 code = 1
             finally:
                 os._exit(code)
-        children[pid] = time.monotonic(), slot
+        children[pid] = time.monotonic(), core
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
 
     def stop(signum, frame) -> None:
@@ -258,8 +265,8 @@ def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    for slot in range(workers):
-        spawn(slot)
+    for _ in range(workers):
+        spawn()
     if on_ready:
         on_ready()
     quick_deaths = 0
@@ -271,9 +278,9 @@ def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
         child = children.pop(pid, None)
         if stopping or child is None:
             continue
-        started, slot = child
+        started, _ = child
         quick_deaths = quick_deaths + 1 if time.monotonic() - started < 1 else 0
         if quick_deaths >= 5:
             stop(signal.SIGTERM, None)
             raise SystemExit("the server's workers keep stopping at once: see the lines above")
-        spawn(slot)
+        spawn()
