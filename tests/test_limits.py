@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import socket
 import urllib.request
+from pathlib import Path
 
 import pytest
 from support import fresh_games_db, served, time_limit
@@ -16,6 +17,7 @@ from mentalmagic.web import create_app, schemas
 
 API = "/api/v1"
 GAME = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"]}
+CSS = next((Path(__file__).parents[1] / "mentalmagic/web/static/css").glob("*.css")).name
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +129,34 @@ def test_the_hourly_cap_counts_saved_decks_but_not_dry_runs(make_app):
     # games count apart, and have no dry run: ?dry_run=1 creates one, and it counts
     assert [client.post(f"{API}/games?dry_run=1", json=GAME).status_code for _ in range(3)] == [201, 201, 429]
 
+
+
+def test_a_path_that_names_no_route_and_the_static_files_count_for_nothing(make_app):
+    client = make_app(rate_limit=2, games_per_hour=0).test_client()
+    assert {client.get(f"{API}/no-such-route").status_code for _ in range(5)} == {404}
+    for _ in range(5):
+        with client.get(f"/static/css/{CSS}") as response:  # a file: closed, not left to the collector
+            assert response.status_code == 200
+    response = client.get(f"{API}/health")
+    assert response.status_code == 200 and response.headers["X-RateLimit-Remaining"] == "1"
+
+
+def test_counts_that_cant_be_reached_let_requests_through(make_app, monkeypatch, caplog):
+    """MENTALMAGIC_RATE_LIMIT_STORAGE down (a redis that went away): requests are served, uncounted,
+    and the log says why; nothing is created past the cap because of it either way."""
+    from limits.strategies import FixedWindowRateLimiter
+
+    client = make_app(rate_limit=1, games_per_hour=1).test_client()
+
+    def unreachable(*args, **kwargs):
+        raise ConnectionError("redis://counts:6379 refused the connection")
+    monkeypatch.setattr(FixedWindowRateLimiter, "hit", unreachable)
+    monkeypatch.setattr(FixedWindowRateLimiter, "test", unreachable)
+    for _ in range(3):
+        response = client.get(f"{API}/health")
+        assert response.status_code == 200 and "X-RateLimit-Limit" not in response.headers
+    assert client.post(f"{API}/games", json=GAME).status_code == 201
+    assert "the counts' storage failed" in caplog.text
 
 # -- connections -----------------------------------------------------------------------------------
 def test_health_answers_while_120_half_open_connections_wait(make_app):

@@ -73,7 +73,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(openapi.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(console.bp)
-    limits.install(app, settings)  # after the routes: it finds the creating ones by their rule
+    limits.install(app, settings)  # its hook last: an OPTIONS that headers.py answers isn't counted
 
     if log:
         app.wsgi_app = accesslog.AccessLog(app.wsgi_app, log)

@@ -1,10 +1,18 @@
-"""Per-client rate limits (Flask-Limiter): 429 with Retry-After, in the API's error envelope.
+"""Per-client rate limits (the ``limits`` library): 429 with Retry-After, in the API's error envelope.
 
 Every route counts against MENTALMAGIC_RATE_LIMIT requests per client per minute; the
 routes that create something to keep (a game, a deck) also against
-MENTALMAGIC_GAMES_PER_HOUR. The counts live in MENTALMAGIC_RATE_LIMIT_STORAGE: in memory
+MENTALMAGIC_GAMES_PER_HOUR, each route apart, and only what they created (a refusal, or a
+deck's dry run, is never counted). The counts live in MENTALMAGIC_RATE_LIMIT_STORAGE: in memory
 by default, which is per process (with several workers, give them a shared redis:// or
-memcached:// storage to count a client once).
+memcached:// storage to count a client once). A storage that can't be reached lets requests
+through (and says so in the log) rather than failing them.
+
+Why ``limits`` itself and not Flask-Limiter, its Flask extension (which this module used until
+issue 8's last round): Flask-Limiter decides on every request which of its limits apply to the
+route (defaults, blueprints, decorators, exemptions), ~100 µs of CPU a request (in process,
+/health 61 -> 161 µs with the limits on); these two limits need none of that, and counting
+with ``limits`` directly costs ~5 µs (README, "Limits and logs").
 """
 
 from __future__ import annotations
@@ -12,11 +20,12 @@ from __future__ import annotations
 import math
 import time
 
-from flask import Flask, g, request
-from flask_limiter import Limiter, RateLimitExceeded
-from flask_limiter.util import get_remote_address
+from flask import Flask, current_app, g, request
+from limits import RateLimitItem, parse
 from limits.errors import ConfigurationError
 from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
 
 from ..settings import Settings
 from .decks import is_dry_run
@@ -37,50 +46,81 @@ def check_storage(s: Settings) -> None:
         raise ValueError(f"MENTALMAGIC_RATE_LIMIT_STORAGE={s.rate_limit_storage!r}: {e}") from None
 
 
-def install(app: Flask, s: Settings) -> Limiter | None:
-    """Attach the limits to ``app`` after its routes are registered; None when both are off."""
+class RateLimits:
+    """The app's two limits and their counts: a fixed window a client, as Flask-Limiter counted."""
+
+    def __init__(self, s: Settings):
+        self.counts = FixedWindowRateLimiter(storage_from_string(s.rate_limit_storage))
+        self.per_minute = parse(f"{s.rate_limit} per minute") if s.rate_limit else None
+        self.per_hour = parse(f"{s.games_per_hour} per hour") if s.games_per_hour else None
+        self.hourly_says = f"at most {s.games_per_hour} created per client per hour"
+
+    def check(self):
+        """Before a request: count it, and refuse it (429) when its client is over a limit. What the
+        answer's X-RateLimit headers describe is kept in ``g.rate_limit``: the hourly limit on a
+        creating route, else the per-minute one."""
+        if not request.endpoint or request.endpoint.rsplit(".", 1)[-1] == "static":
+            return None  # a path that names no route (its 404), and static files, count for nothing
+        client = request.remote_addr or "127.0.0.1"  # MENTALMAGIC_PROXIES makes it the forwarded one
+        try:
+            if self.per_minute is not None:
+                g.rate_limit = (self.per_minute, client)
+                if not self.counts.hit(self.per_minute, client):
+                    return self._refused(str(self.per_minute))
+            if self.per_hour is not None and self._creating():
+                g.rate_limit = (self.per_hour, client, request.url_rule.rule)  # each route counted apart
+                g.created_counts = True
+                if not self.counts.test(*g.rate_limit):
+                    return self._refused(self.hourly_says)
+        except Exception:  # noqa: BLE001 - a storage that can't be reached must not stop the server
+            current_app.logger.exception("rate limits: the counts' storage failed; the request goes through")
+            g.pop("rate_limit", None)
+        return None
+
+    def headers(self, resp):
+        """After a request: count what a creating route created, and say where the client stands."""
+        if "rate_limit" not in g:
+            return resp
+        try:
+            if g.get("created_counts") and resp.status_code < 300:  # a refusal created nothing
+                self.counts.hit(*g.rate_limit)
+            limit, reset, remaining = self._window()
+        except Exception:  # noqa: BLE001 - as in check
+            current_app.logger.exception("rate limits: the counts' storage failed; the answer goes without them")
+            return resp
+        resp.headers["X-RateLimit-Limit"] = str(limit.amount)
+        resp.headers["X-RateLimit-Remaining"] = str(remaining)
+        resp.headers["X-RateLimit-Reset"] = str(int(reset))
+        return resp
+
+    def _creating(self) -> bool:
+        rule = request.url_rule
+        return request.method == "POST" and rule is not None and rule.rule.rstrip("/") in CREATING \
+            and not is_dry_run()
+
+    def _window(self) -> tuple[RateLimitItem, float, int]:
+        limit, *ids = g.rate_limit
+        reset, remaining = self.counts.get_window_stats(limit, *ids)
+        return limit, reset, remaining
+
+    def _refused(self, why: str):
+        """429, with the wait the message says in Retry-After: until the window ends, rounded up."""
+        limit, reset, _ = self._window()
+        wait = max(1, min(limit.get_expiry(), math.ceil(reset - time.time())))
+        if request.path.startswith("/api/"):
+            resp = envelope(429, "rate_limited",
+                            f"too many requests from {request.remote_addr} ({why}); retry in {wait} s")
+        else:
+            resp = TooManyRequests(why).get_response()
+        resp.headers["Retry-After"] = str(wait)
+        return resp
+
+
+def install(app: Flask, s: Settings) -> RateLimits | None:
+    """Count every request of ``app`` against the limits; None when both are off."""
     if not (s.rate_limit or s.games_per_hour):
         return None
-    limiter = Limiter(
-        get_remote_address,  # the client's address (MENTALMAGIC_PROXIES makes it the forwarded one)
-        # one count per client across every route (default_limits would count each route apart)
-        application_limits=[f"{s.rate_limit} per minute"] if s.rate_limit else [],
-        storage_uri=s.rate_limit_storage,
-        strategy="fixed-window",
-        headers_enabled=True,  # X-RateLimit-Limit/-Remaining/-Reset, and Retry-After on a 429
-        swallow_errors=True,  # an unreachable shared storage lets requests through rather than failing them
-    )
-
-    @app.after_request  # registered before init_app, so it runs after Flask-Limiter's own headers
-    def one_retry_after(resp):
-        if "retry_after" in g:  # the wait the message says, never a second rounding of it
-            resp.headers["Retry-After"] = str(g.retry_after)
-        elif resp.status_code != 429:  # Flask-Limiter sends it on every answer; it means "wait" only here
-            resp.headers.pop("Retry-After", None)
-        return resp
-
-    limiter.init_app(app)
-    if s.games_per_hour:
-        hourly = limiter.limit(f"{s.games_per_hour} per hour", methods=["POST"], override_defaults=False,
-                               error_message=f"at most {s.games_per_hour} created per client per hour",
-                               deduct_when=lambda resp: resp.status_code < 300,  # a refused one created nothing
-                               exempt_when=is_dry_run)
-        for rule in app.url_map.iter_rules():
-            if rule.rule.rstrip("/") in CREATING and "POST" in rule.methods:
-                # Flask-Limiter checks a decorated limit in its wrapper: the view is wrapped where it stands
-                app.view_functions[rule.endpoint] = hourly(app.view_functions[rule.endpoint])
-
-    @app.errorhandler(RateLimitExceeded)
-    def rate_limited(e: RateLimitExceeded):
-        current = limiter.current_limit
-        window = e.limit.limit.get_expiry()  # reset_at is rounded up to a whole second: never wait longer
-        left = math.ceil(current.reset_at - time.time()) if current else window
-        wait = g.retry_after = max(1, min(window, left))
-        if not request.path.startswith("/api/"):
-            resp = e.get_response()
-        else:
-            resp = envelope(429, "rate_limited",
-                            f"too many requests from {request.remote_addr} ({e.description}); retry in {wait} s")
-        return resp
-
-    return limiter
+    limits = RateLimits(s)
+    app.before_request(limits.check)
+    app.after_request(limits.headers)
+    return limits
