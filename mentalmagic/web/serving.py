@@ -141,24 +141,25 @@ def serve(app: Flask, server: str, host: str, port: int, workers: int, threads: 
           on_ready=None) -> None:
     """Serve ``app`` (built and frozen: runtime.load_frozen) as ``mentalmagic serve`` does, until
     stopped: ``server`` with the MENTALMAGIC_* limits the app was built with (settings.py), the
-    process's file limit raised to its connection limit. The bench's server calls this too, so
-    what it times is what runs."""
+    process's file limit raised to its connection limit, the workers kept on cores as the settings
+    say (``pinned_cores``). The bench's server calls this too, so what it times is what runs."""
     settings: Settings = app.config["SETTINGS"]
     raise_file_limit(settings.connection_limit)
     threads = threads or THREADS_PER_WORKER
+    cpus = pinned_cores(settings, workers)
     if server == "gunicorn":
-        serve_gunicorn(app, host, port, workers, threads, settings=settings, on_ready=on_ready)
+        serve_gunicorn(app, host, port, workers, threads, settings=settings, on_ready=on_ready, cpus=cpus)
     else:
-        serve_waitress(app, host, port, threads, settings=settings, on_ready=on_ready, workers=workers)
+        serve_waitress(app, host, port, threads, settings=settings, on_ready=on_ready, workers=workers, cpus=cpus)
 
 
 def serve_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int = THREADS_PER_WORKER,
-                   settings: Settings | None = None, on_ready=None) -> None:
-    """Run gunicorn over ``app`` (already built: every worker forks from it) until stopped."""
+                   settings: Settings | None = None, on_ready=None, cpus: Sequence[int] = ()) -> None:
+    """Run gunicorn over ``app`` (already built: every worker forks from it) until stopped; each
+    worker kept on one of ``cpus`` (``next_core``), if any."""
     from gunicorn.app.base import BaseApplication
 
     options = gunicorn_options(host, port, workers, threads, settings)
-    cpus = pinned_cores(settings, workers)
 
     def pre_fork(server, worker) -> None:  # in the master, before the fork (a copy: SIGCHLD may reap meanwhile)
         worker.core = next_core(cpus, [getattr(w, "core", None) for w in list(server.WORKERS.values())])
@@ -184,8 +185,10 @@ def serve_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int 
 
 
 def serve_waitress(app: Flask, host: str, port: int, threads: int = THREADS_PER_WORKER,
-                   settings: Settings | None = None, on_ready=None, workers: int = 1) -> None:
-    """Run waitress over ``app``: in this process, or in ``workers`` forked processes (POSIX).
+                   settings: Settings | None = None, on_ready=None, workers: int = 1,
+                   cpus: Sequence[int] = ()) -> None:
+    """Run waitress over ``app``: in this process, or in ``workers`` forked processes (POSIX),
+    each kept on one of ``cpus`` (``next_core``), if any.
 
     waitress reads each request whole on its event loop before a thread runs it, so a slow or
     half-open client holds a socket, never a thread: with 120 half-open connections open,
@@ -211,7 +214,7 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = THREADS_PER_
     def run() -> None:
         create_server(app, sockets=[sock], **worker_options).run()
 
-    prefork(run, workers, on_ready, pinned_cores(settings, workers))
+    prefork(run, workers, on_ready, cpus)
 
 
 def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
