@@ -8,7 +8,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, jsonify
 
-from .. import __version__
+from .. import __version__, inputs
 from . import schemas
 from .fields import ManaCostField
 
@@ -77,7 +77,7 @@ def register_schemas(*classes: type) -> None:
 
 
 def _schema(name: str):
-    return EXTRA_SCHEMAS.get(name) or getattr(schemas, name)
+    return EXTRA_SCHEMAS.get(name) or getattr(schemas, name, None) or getattr(inputs, name)
 
 
 def build_spec() -> dict:

@@ -1,0 +1,270 @@
+"""What a caller sends to start or change a game, checked and typed: a new game's body and one
+body per action (marshmallow). The API loads requests through them and describes them in its
+OpenAPI document; the CLI builds the same bodies from its options, so both check alike."""
+
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_load, validate, validates_schema
+
+from . import commands
+from .formats import FORMATS
+from .zones import MOVE_ZONES
+from .zones import VIAS as ZONE_VIAS
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+    @pre_load
+    def format_any_case(self, data, **kwargs):
+        """'VINTAGE' means vintage, as it does to the domain."""
+        if isinstance(data, dict) and isinstance(data.get("format"), str):
+            data = {**data, "format": data["format"].strip().lower()}
+        return data
+
+
+ZONES = list(MOVE_ZONES)
+VIAS = list(ZONE_VIAS)
+_id = fields.String(validate=validate.Length(min=1, max=64))
+
+
+class CommanderNames(fields.Field):
+    """A player's commander: one name, or a list of two (partners, or a commander and a background)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        names = [value] if isinstance(value, str) else value
+        if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(
+                isinstance(n, str) and 1 <= len(n.strip()) <= 300 for n in names):
+            raise ValidationError("a card name, or a list of two (partners, D14(c))")
+        return [n.strip() for n in names]
+
+
+class PlayerIn(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    team = fields.String(allow_none=True, load_default=None, validate=validate.Length(min=1, max=60))
+    commander = CommanderNames(metadata={
+        "oneOf": [{"type": "string", "minLength": 1, "maxLength": 300},
+                  {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300},
+                   "minItems": 1, "maxItems": 2}],
+        "description": "format commander only, and required there: the player's commander, or a list of two "
+                       "partners (903.3, D14); 422 when it can't be one, and in any other format"})
+
+
+class OptionsIn(Strict):
+    phyrexian_as_hybrid = fields.Boolean(load_default=False, metadata={"description": "house option of D3"})
+
+
+class CreateGameIn(Strict):
+    format = fields.String(load_default="vintage", validate=validate.OneOf(FORMATS))
+    players = fields.List(fields.Nested(PlayerIn), required=True, validate=validate.Length(min=2, max=16))
+    library = fields.List(fields.String(validate=validate.Length(min=1, max=300)),
+                          validate=validate.Length(min=1, max=2000),
+                          metadata={"description": "printed identity of every physical card, duplicates allowed"})
+    deck = fields.String(validate=validate.Length(min=1, max=64),
+                         metadata={"description": "a saved deck's id (GET /decks), in place of library"})
+    options = fields.Nested(OptionsIn, load_default=lambda: {"phyrexian_as_hybrid": False})
+    shuffle = fields.Boolean(load_default=True, metadata={
+        "description": "false keeps the given order as the library, top first (a judge recording a real table)"})
+    exactly_one = ("library", "deck")  # for the OpenAPI document, which can't read validates_schema
+
+    @validates_schema
+    def library_or_deck(self, data, **kwargs):
+        if ("library" in data) == ("deck" in data):
+            raise ValidationError("give exactly one of library or deck", field_name="library")
+
+
+class Text(fields.String):
+    """A name or printed identity: surrounding blanks dropped, never empty (the core compares folded names)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(validate=validate.Length(min=1, max=300), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).strip()
+
+
+def _flag(**kwargs) -> fields.Boolean:
+    """JSON true or false, not "yes" or 1 (a bot that sends those has a bug worth hearing about)."""
+    return fields.Boolean(truthy={True}, falsy={False}, **kwargs)
+
+
+def _kind(command: type[commands.Command]) -> fields.String:
+    """``type`` names the schema's own action: the discriminator of the OpenAPI document's oneOf."""
+    return fields.String(required=True, validate=validate.OneOf([command.type]))
+
+
+def _distinct(ids: list) -> None:
+    if len(set(ids)) != len(ids):
+        raise ValidationError("expected a list of distinct ids")
+
+
+_card = fields.String(required=True, validate=validate.Length(min=1, max=64))
+_cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
+                     validate=[validate.Length(min=1), _distinct])
+_count = fields.Integer(strict=True, validate=validate.Range(min=1, max=500))
+_via = fields.String(validate=validate.OneOf(VIAS))
+
+
+class _Action(Strict):
+    """One action body; ``post_load`` builds the typed command the core decides on."""
+
+    command: type[commands.Command]
+    player = _id
+
+    @post_load
+    def to_command(self, data, **kwargs) -> commands.Command:
+        data = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k != "type"}
+        return self.command(**data)
+
+
+class DrawIn(_Action):
+    command = commands.Draw
+    type = _kind(commands.Draw)
+    not_both = ("count", "printed")
+    count = _count
+    printed = Text(metadata={"description": "judge only: which physical card was drawn at the table"})
+
+    @validates_schema
+    def count_or_printed(self, data, **kwargs):
+        if "count" in data and "printed" in data:
+            raise ValidationError("give count or printed, not both", field_name="count")
+
+
+class MoveIn(_Action):
+    command = commands.Move
+    type = _kind(commands.Move)
+    card = _card
+    to = fields.String(required=True, validate=validate.OneOf(ZONES))
+    face_down = _flag()
+    pentaland = _flag()
+    name = Text()
+    position = fields.String(validate=validate.OneOf(["top", "bottom"]),
+                             metadata={"description": "with to=library: top (default) or bottom"})
+    via = fields.String(validate=validate.OneOf(VIAS), metadata={
+        "description": "how a card goes face down (morph, manifest...): the name it takes face up must fit (705.4)"})
+
+    @validates_schema
+    def position_in_library(self, data, **kwargs):
+        if "position" in data and data.get("to") != "library":
+            raise ValidationError("position is top or bottom, for the library only", field_name="position")
+
+
+class NameIn(_Action):
+    command = commands.Name
+    type = _kind(commands.Name)
+    card = _card
+    name = Text(required=True)
+    choice = _flag(load_default=False, metadata={
+        "description": "705.5, D11: the acting player names a card an effect has them choose among cards revealed"
+                       " to them, which they need not own or control"})
+
+
+class TurnFaceUpIn(_Action):
+    command = commands.TurnFaceUp
+    type = _kind(commands.TurnFaceUp)
+    card = _card
+    name = Text()
+    via = fields.String(validate=validate.OneOf(VIAS), metadata={
+        "description": "how it is turned up; default: how it went face down, else 'effect'"})
+
+
+class _CardsOrCount(_Action):
+    exactly_one = ("cards", "count")  # for the OpenAPI document, which can't read validates_schema
+    cards = _cards
+    count = _count
+
+    @validates_schema
+    def cards_or_count(self, data, **kwargs):
+        if ("cards" in data) == ("count" in data):
+            raise ValidationError("give exactly one of cards or count", field_name="cards")
+
+
+class RevealIn(_CardsOrCount):
+    command = commands.Reveal
+    type = _kind(commands.Reveal)
+    continuous = _flag(load_default=False)
+
+
+class LookIn(_CardsOrCount):
+    command = commands.Look
+    type = _kind(commands.Look)
+
+
+class EndRevealIn(_Action):
+    command = commands.EndReveal
+    type = _kind(commands.EndReveal)
+    cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
+                        validate=[validate.Length(min=1), _distinct])
+
+
+class EndLookIn(EndRevealIn):
+    command = commands.EndLook
+    type = _kind(commands.EndLook)
+
+
+class LeaveGameIn(_Action):
+    command = commands.LeaveGame
+    type = _kind(commands.LeaveGame)
+    returned = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=_distinct, metadata={
+        "description": "D9: the cards the leaver controls only through a control-changing effect; they go back to"
+                       " their owner's control where they are"})
+
+
+class ShuffleIn(_Action):
+    command = commands.Shuffle
+    type = _kind(commands.Shuffle)
+    at = fields.Integer(strict=True, validate=validate.Range(min=1, max=2000), metadata={
+        "description": "judge only: the cut seen at the table, this many cards from the top; else the service cuts"
+                       " at a random point (701.1b)"})
+
+
+class SearchLibraryIn(_Action):
+    """701.1a: always refused (409), whatever else it says, so a bot learns why."""
+
+    class Meta:
+        unknown = "exclude"  # marshmallow.EXCLUDE: whatever else it says, the answer is 701.1a
+
+    command = commands.Search
+    type = _kind(commands.Search)
+
+
+class EndGameIn(_Action):
+    """Judge only: the game is finished; undoing this event takes the end back."""
+
+    command = commands.EndGame
+    type = _kind(commands.EndGame)
+
+
+class CommanderDamageIn(_Action):
+    command = commands.CommanderDamage
+    type = _kind(commands.CommanderDamage)
+    player = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                           metadata={"description": "the player dealt the damage"})
+    commander = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                              metadata={"description": "the commander's card id"})
+    amount = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=1000),
+                            metadata={"description": "combat damage dealt (903.10a: 21 from one commander loses)"})
+
+
+ACTIONS: dict[str, type[_Action]] = {
+    s.command.type: s for s in (DrawIn, MoveIn, NameIn, TurnFaceUpIn, RevealIn, LookIn, EndRevealIn, EndLookIn,
+                                LeaveGameIn, ShuffleIn, SearchLibraryIn,
+                                EndGameIn, CommanderDamageIn)
+}
+
+
+def load_action(data) -> commands.Command:
+    """The typed command of one action body, checked by the schema its ``type`` selects."""
+    if not isinstance(data, dict):
+        raise ValidationError({"_schema": ["an action is a JSON object"]})
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in ACTIONS:
+        raise ValidationError({"type": [f"must be one of: {', '.join(ACTIONS)}"]})
+    schema = _LOADERS.get(kind)
+    if schema is None:  # built once per type: a schema's construction cost more than its load (issue 8)
+        schema = _LOADERS[kind] = ACTIONS[kind]()
+    return schema.load(data)
+
+
+_LOADERS: dict[str, _Action] = {}  # a schema keeps no state between loads: threads share one
