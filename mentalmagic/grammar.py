@@ -386,10 +386,10 @@ HELP: tuple[tuple[str, str, str], ...] = (
 VERBS: tuple[str, ...] = tuple(_VERBS)
 
 
-def help_lines(width: int = 0) -> Iterable[str]:
-    """The grammar as text, one usage per line with its example."""
-    for usage, example, meaning in HELP:
-        yield f"{usage:<{width}}  e.g. `{example}`: {meaning}"
+def help_text() -> str:
+    """The grammar as text, one usage a line with its example (`game do --help`, `help`)."""
+    width = max(len(usage) for usage, _, _ in HELP)
+    return "\n".join(f"{usage:<{width}}  {example}" for usage, example, _ in HELP)
 
 
 # -- what may come next (completion) -------------------------------------------------------------

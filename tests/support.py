@@ -21,7 +21,7 @@ def games_app(tmp_path_factory, card_db_path, pool, finder, name: str):
 
 def cli_over_session_pool(monkeypatch, pool, finder) -> None:
     """The CLI's commands use the session's pool instead of loading one per command (the suite's speed)."""
-    from mentalmagic import cli
+    from mentalmagic.cli import context as cli
     from mentalmagic.runtime import Runtime
 
     monkeypatch.setattr(cli, "open_runtime", lambda path, **kw: Runtime(db_path=path, pool=pool, finder=finder))

@@ -257,7 +257,7 @@ def test_card_names_games_and_players_complete_in_the_shell(db, game):
 
 
 def test_help_shows_each_commands_whole_description():
-    from mentalmagic.cli import game as game_group
+    from mentalmagic.cli.games import game as game_group
 
     for group, args in ((main, ["--help"]), (game_group, ["game", "--help"])):
         text = " ".join(CliRunner().invoke(main, args).stdout.split())

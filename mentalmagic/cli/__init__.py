@@ -1,0 +1,31 @@
+"""The judge's command line: `mentalmagic candidates "Boros Guildmage"` and friends.
+
+Works offline against the same SQLite database as the web app. One module per kind of command:
+``database`` (init-db, build-cards, download-cards, self-check), ``cards`` (candidates, check,
+card), ``decks`` (deck …), ``games`` (game …), ``serve``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..runtime import default_db_path
+from . import cards, database, decks, games, serve
+from .group import Group
+
+
+@click.group(cls=Group)
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="SQLite file (default: $MENTALMAGIC_DB or instance/mentalmagic.sqlite).")
+@click.pass_context
+def main(ctx, db):
+    """The Mental Magic arbiter."""
+    ctx.ensure_object(dict)
+    ctx.obj["db"] = db or default_db_path()
+
+
+for _module in (database, cards, decks, games, serve):
+    for _command in _module.COMMANDS:
+        main.add_command(_command)

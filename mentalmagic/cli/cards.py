@@ -1,0 +1,120 @@
+"""Card look-ups: candidates, check, card."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..commander import can_be_commander, describe, find_commanders, identity_of
+from ..errors import ArbiterError
+from ..formats import DEFAULT_FORMAT, FORMATS
+from ..identity import identity_text
+from ..mana import ManaCost, ManaCostError, cost_words
+from .context import fail, runtime
+
+
+def _printed_or_cost(rt, printed: str):
+    """A card name if one is called so, else a mana cost ('{R/W}{R/W}', '1RR')."""
+    try:
+        return rt.pool.lookup(printed), None
+    except ArbiterError:
+        try:
+            return None, ManaCost.parse(printed)
+        except ManaCostError:
+            raise click.ClickException(f"no card named {printed!r}, and it isn't a mana cost either") from None
+
+
+COMMANDER = click.option("--commander", "commanders", multiple=True, metavar="NAME",
+                         help="Only names within this commander's colour identity (903.5c); twice for partners.")
+
+
+def _within(rt, commanders: tuple[str, ...]):
+    """(identity, whose) for --commander, or (None, '') without it; a card that can't be one fails."""
+    if not commanders:
+        return None, ""
+    try:
+        cards = find_commanders(rt.pool, commanders)
+        return identity_of(cards), f"{describe(cards)}'s"
+    except ArbiterError as e:
+        fail(e)
+
+
+@click.command()
+@click.argument("printed")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=DEFAULT_FORMAT, show_default=True)
+@click.option("--type", "type_", default=None, help="Only candidates of this type (e.g. creature).")
+@click.option("--keyword", default=None, help="Only candidates with this keyword (e.g. morph).")
+@click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@COMMANDER
+@click.pass_context
+def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, as_json, commanders):
+    """Names a printed card (or a cost like {R/W}{R/W}) may take (704.1)."""
+    rt = runtime(ctx)
+    card, cost = _printed_or_cost(rt, printed)
+    identity, whose = _within(rt, commanders)
+    res = rt.finder.candidates(printed=card, cost=cost, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid,
+                               type_=type_, keyword=keyword, identity=identity)
+    if as_json:
+        click.echo(json.dumps({"costs": [str(c) for c in res.costs],
+                               "candidates": [n.name for n in res.candidates]}, ensure_ascii=False))
+        return
+    if card is not None:
+        label = card.name
+    else:
+        label = "A card with no mana cost" if cost.is_none else f"A card costing {cost}"
+    as_ = " or ".join("a card with no mana cost" if c.is_none else c.text for c in res.costs) or "nothing known"
+    within = f", within {whose} colour identity {identity_text(identity)} (903.5c)" if commanders else ""
+    click.echo(f"{label} may be named as {as_} in {fmt}{within}: {len(res.candidates)} candidates (704.1)")
+    for n in res.candidates:
+        mark = "  [watched 706.4a]" if rt.pool.bans.status(n.card) == "watched" else ""
+        click.echo(f"  {cost_words(n.cost):<16} {n.name}{mark}")
+    if res.unknown_faces:
+        click.echo(f"  (cost unknown to the card data: {', '.join(res.unknown_faces)})")
+
+
+@click.command()
+@click.argument("printed")
+@click.argument("name")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=DEFAULT_FORMAT, show_default=True)
+@click.option("--phyrexian-as-hybrid", is_flag=True)
+@COMMANDER
+@click.pass_context
+def check(ctx, printed, name, fmt, phyrexian_as_hybrid, commanders):
+    """May PRINTED (a card or a cost) be named NAME? Exit status 1 when not."""
+    rt = runtime(ctx)
+    card, cost = _printed_or_cost(rt, printed)
+    identity, whose = _within(rt, commanders)
+    v = rt.finder.check(name, printed=card, cost=cost, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid,
+                        identity=identity, whose=whose)
+    click.echo("legal" if v.legal else "NOT legal")
+    for r in v.reasons:
+        click.echo(f"  {r.rule}: {r.message}")
+    ctx.exit(0 if v.legal else 1)
+
+
+@click.command()
+@click.argument("name")
+@click.pass_context
+def card(ctx, name):
+    """Show one card, found by any English or French name."""
+    rt = runtime(ctx)
+    try:
+        c = rt.pool.lookup(name)
+    except ArbiterError as e:
+        fail(e)
+    click.echo(f"{c.name}" + (f"  ({c.french_name})" if c.french_name else "") + f"  [{c.layout}]")
+    for f in c.faces:
+        cost = "unknown cost" if f.cost is None else cost_words(f.cost)
+        click.echo(f"  {f.name}: {cost} — {f.type_line}")
+    click.echo("  offers: " + (", ".join(cost_words(x) for x in c.printed_costs) or "nothing known"))
+    known = "unknown" if c.color_identity is None else identity_text(c.color_identity)
+    click.echo(f"  colour identity: {known}" + ("; can be a commander (903.3)" if can_be_commander(c) else ""))
+    status = rt.pool.bans.entry_for(c)
+    if status:
+        click.echo(f"  Mental Magic: {status.status} ({status.rule})")
+    click.echo("  legal in: " + (", ".join(f for f, s in sorted(c.legalities.items()) if s == "legal") or "-"))
+
+
+COMMANDS = (candidates, check, card)

@@ -1,0 +1,105 @@
+"""What every command reads from the click context (the database, the cards, the games), and how
+an error prints: one line and a non-zero exit status, never a traceback."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import ArbiterError
+from ..runtime import default_db_path, load_frozen, open_runtime, stale_source
+
+
+def fail(e: Exception):
+    raise click.ClickException(str(e)) from e
+
+
+def runtime(ctx: click.Context, lacks_note: bool = True):
+    """The stored cards, as they are (a look-up never rebuilds them); say what they lack."""
+    obj = ctx.find_root().obj
+    if "runtime" not in obj:
+        try:
+            rt = obj["runtime"] = load_frozen(open_runtime, obj["db"], rebuild=False)
+            warning = stale_source(obj["db"])
+        except (OSError, ValueError) as e:  # a bad MENTALMAGIC_CARDS or MENTALMAGIC_BANLIST
+            fail(e)
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
+        if rt.pool.info.lacks and lacks_note:  # a look-up's answer may depend on it; a game's moves don't
+            click.echo(f"note: this card source lacks {'; '.join(rt.pool.info.lacks)}", err=True)
+    return obj["runtime"]
+
+
+def db_path(ctx: click.Context) -> Path:
+    """The database, also while the shell completes (the group's callback hasn't run then)."""
+    root = ctx.find_root()
+    return (root.obj or {}).get("db") or root.params.get("db") or default_db_path()
+
+
+def store(ctx: click.Context):
+    """The games of the database (loads the cards, without the look-ups' note)."""
+    root = ctx.find_root()
+    if "games" not in root.obj:
+        from ..storage.gamedb import GameStore
+
+        root.obj["games"] = GameStore(root.obj["db"], runtime(root, lacks_note=False).finder)
+    return root.obj["games"]
+
+
+def uow(ctx: click.Context):
+    return store(ctx).unit_of_work()
+
+
+class Refused(click.ClickException):
+    """A domain error: `refused (RULE): why` on standard error, exit status 1; nothing changed (but
+    for ``storage_failed``, whose message says its outcome is unknown)."""
+
+    def __init__(self, error: ArbiterError):
+        super().__init__(error.message)
+        self.rule = error.rule
+
+    def format_message(self) -> str:
+        return f"refused ({self.rule}): {self.message}" if self.rule else self.message
+
+    def show(self, file=None) -> None:
+        prefix = "" if self.rule else "error: "
+        click.echo(prefix + self.format_message(), err=True)
+
+
+def guarded(f):
+    """Domain errors and unreadable input become one line and a non-zero exit status, never a traceback."""
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except Exception as e:
+            # The schemas' and the grammar's errors, looked up only once raised: a card look-up
+            # never imports marshmallow or the grammar.
+            if isinstance(e, _loaded("marshmallow", "ValidationError")):
+                raise click.UsageError(_field_messages(e.messages)) from None
+            if isinstance(e, _loaded("mentalmagic.grammar", "GrammarError")):  # before ArbiterError: one of them
+                raise click.UsageError(e.message) from None
+            if isinstance(e, ArbiterError):
+                raise Refused(e) from None
+            raise
+
+    return wrapper
+
+
+def _loaded(module: str, name: str) -> tuple[type, ...]:
+    """The class ``module.name`` if that module has been imported, else none: what isinstance takes."""
+    found = getattr(sys.modules.get(module), name, None)
+    return (found,) if found is not None else ()
+
+
+def _field_messages(messages, prefix: str = "") -> str:
+    if isinstance(messages, dict):
+        return "; ".join(_field_messages(v, f"{prefix}{k}: " if k != "_schema" else prefix)
+                         for k, v in messages.items())
+    if isinstance(messages, list):
+        return "; ".join(_field_messages(m, prefix) for m in messages)
+    return f"{prefix}{messages}"

@@ -1,0 +1,86 @@
+"""The database and its cards: init-db, build-cards, download-cards, self-check."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from cards import source_from_env
+from cards.download import DEFAULT_URL, download, download_url
+
+from ..runtime import CARD_FILE_ERRORS, ensure_cards
+from ..storage import connect
+from .context import fail
+
+
+@click.command("init-db")
+@click.pass_context
+def init_db(ctx):
+    """Create the database and apply schema.sql (idempotent)."""
+    path: Path = ctx.obj["db"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connect(path).conn.close()
+    click.echo(f"database ready: {path}")
+
+
+@click.command("build-cards")
+@click.option("--source", "source_path", default=None,
+              help="AtomicCards file (.json/.gz/.xz); default $MENTALMAGIC_CARDS, else the embedded snapshot.")
+@click.option("--force", is_flag=True, help="Rebuild even if the source has not changed.")
+@click.pass_context
+def build(ctx, source_path, force):
+    """Import the card source into the card tables."""
+    try:
+        source = source_from_env(source_path)
+        path: Path = ctx.obj["db"]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        built = ensure_cards(path, source, force=force)
+    except CARD_FILE_ERRORS as e:  # a truncated or garbage file: say which, never "Aborted!"
+        fail(OSError(f"cannot import {source_path or os.environ.get('MENTALMAGIC_CARDS') or 'the card source'}: "
+                     f"{' '.join(str(e).split()) or type(e).__name__}"))
+    click.echo(("built" if built else "already current") + f": {source.label}")
+
+
+@click.command("download-cards")
+@click.option("--url", default=None, help=f"Where from (default $MENTALMAGIC_CARDS_URL or {DEFAULT_URL}).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to (default instance/AtomicCards.json.xz).")
+@click.pass_context
+def download_cards(ctx, url, out):
+    """Download the current AtomicCards file; then set MENTALMAGIC_CARDS to it."""
+    url = url or download_url()
+    name = url.rsplit("/", 1)[-1] or "AtomicCards.json.xz"
+    out = out or ctx.obj["db"].parent / name
+    tty = sys.stderr.isatty()
+
+    def progress(done, total):
+        if tty:
+            pct = f" ({100 * done // total}%)" if total else ""
+            click.echo(f"\r{done // 1024} KiB{pct}", nl=False, err=True)
+
+    try:
+        download(url, out, progress)
+    except OSError as e:
+        fail(OSError(f"download from {url} failed: {e}"))
+    if tty:
+        click.echo("", err=True)
+    click.echo(f"saved {out}\nuse it with: MENTALMAGIC_CARDS={out}")
+
+
+@click.command("self-check")
+@click.pass_context
+def self_check(ctx):
+    """Run the start-up self-check (card file, database, card tables) without serving; exit 1 on a problem."""
+    from ..runtime import StartupError, checked_runtime
+
+    try:
+        rt = checked_runtime(ctx.obj["db"])
+    except StartupError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"ok: {ctx.obj['db']} holds {len(rt.pool):,} cards from {rt.pool.info.source}")
+
+
+COMMANDS = (init_db, build, download_cards, self_check)

@@ -1,0 +1,107 @@
+"""Saved common decks (700.2, docs/api.md "Decks"): deck add, list, show, export, check."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import ArbiterError
+from .context import fail, runtime
+from .group import Group
+
+
+@click.group(cls=Group)
+def deck():
+    """Saved common decks: add a list, list them, show, export, or check a list without saving."""
+
+
+def decks(ctx: click.Context):
+    from ..storage.deckdb import DeckStore
+
+    return DeckStore(ctx.find_root().obj["db"], runtime(ctx).pool)
+
+
+def print_deck(view: dict) -> None:
+    """Problems with their suggestions, then flags: what a judge reads before the game."""
+    size, lines = view["size"], len(view["cards"])
+    click.echo(f"{size} card{'s' * (size != 1)} on {lines} line{'s' * (lines != 1)}")
+    for p in view["problems"]:
+        hint = f" — did you mean: {', '.join(p['suggestions'])}?" if p["suggestions"] else ""
+        rule = f" ({p['rule']})" if p.get("rule") else ""
+        click.echo(f"  line {p['line']}: {p['text']!r}: {p['message']}{rule}{hint}")
+    for f in view["flags"]:
+        for r in f["reasons"]:
+            click.echo(f"  flag {r['rule']}: {r['message']}")
+    if not view["legalities_known"]:
+        click.echo("  note: this card source has no legalities: format bans (706.1) are not flagged")
+
+
+def read_file(file) -> str:
+    try:
+        return file.read()
+    except UnicodeDecodeError as e:
+        raise click.ClickException(f"the list is not UTF-8 text: {e}") from e
+
+
+@deck.command("add")
+@click.argument("name")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.pass_context
+def deck_add(ctx, name, file):
+    """Save the deck list in FILE (- for standard input) as NAME; print its id and edit token (shown once)."""
+    try:
+        view = decks(ctx).create(name, read_file(file))
+    except ArbiterError as e:
+        fail(e)
+    click.echo(f"saved deck {view['id']} ({view['name']})")
+    click.echo(f"edit token (shown only now): {view['edit_token']}")
+    print_deck(view)
+
+
+@deck.command("list")
+@click.pass_context
+def deck_list(ctx):
+    """Every saved deck: id, size, name."""
+    for d in decks(ctx).list():
+        click.echo(f"{d['id']}  {d['size']:>5}  {d['name']}")
+
+
+@deck.command("show")
+@click.argument("deck_id")
+@click.pass_context
+def deck_show(ctx, deck_id):
+    """One saved deck: its cards, then the lines it couldn't load and the flags."""
+    try:
+        view = decks(ctx).get(deck_id)
+    except ArbiterError as e:
+        fail(e)
+    click.echo(f"{view['id']}  {view['name']}")
+    for c in view["cards"]:
+        click.echo(f"  {c['count']:>4} {c['name']}" + (f"  ({c['french_name']})" if c["french_name"] else ""))
+    print_deck(view)
+
+
+@deck.command("export")
+@click.argument("deck_id")
+@click.pass_context
+def deck_export(ctx, deck_id):
+    """Print a saved deck as text, one `4 Shock` line per card (`deck add` reads it back)."""
+    try:
+        click.echo(decks(ctx).export(deck_id), nl=False)
+    except ArbiterError as e:
+        fail(e)
+
+
+@deck.command("check")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.pass_context
+def deck_check(ctx, file):
+    """Read the list in FILE (- for standard input) without saving it; exit 1 when a line has a problem."""
+    try:
+        view = decks(ctx).read(read_file(file)).to_dict()
+    except ArbiterError as e:
+        fail(e)
+    print_deck(view)
+    ctx.exit(1 if view["problems"] else 0)
+
+
+COMMANDS = (deck,)

@@ -1,0 +1,140 @@
+"""Games run by the judge at the table, in a terminal: the `game` group, with game new, list and
+tokens here; what is seen (table.py), the actions (actions.py) and the grammar (lines.py).
+
+The CLI opens the database file itself, so it acts as the judge of every game in it
+(permissions.JUDGE) without a token: whoever can write the file could change any game anyway.
+Every command goes through the API's path: a typed command (inputs.py, or grammar.py)
+-> services -> actions.decide; every answer is read through views.py.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..formats import DEFAULT_FORMAT, FORMATS
+from ..names import fold
+from . import actions, lines, table
+from .completion import GAME, player_completion
+from .context import guarded, store, uow
+from .decks import decks, print_deck, read_file
+from .group import Group
+from .seat import Seat
+
+
+@click.group(cls=Group)
+def game():
+    """Run a game on this database as its judge: new, show, draw, move, name, face-up, do, undo…
+
+    The CLI holds the database file, so it acts as the judge of every game in it, without a
+    token (whoever can write the file could change any game anyway); tokens are for the API
+    and the pages. A card is its number in `game show` (1, #1) or its id; a player is a name
+    or an id, any case. A refusal prints `refused (RULE): why` and exits with status 1.
+    """
+
+
+@game.command("new")
+@click.argument("players", nargs=-1, required=True)
+@click.option("--deck", "deck_id", default=None, help="A saved deck's id (`mentalmagic deck list`).")
+@click.option("--list", "list_file", type=click.File("r", encoding="utf-8"), default=None,
+              help="A deck list file (- for standard input), read as `deck check` reads it.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=DEFAULT_FORMAT, show_default=True)
+@click.option("--no-shuffle", is_flag=True, help="Keep the list's order as the library, top first.")
+@click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
+@click.option("--skip-problems", is_flag=True, help="Start even when lines of the list load no card.")
+@click.option("--commander", "commanders", multiple=True, metavar="PLAYER=NAME",
+              help="--format commander: a player's commander (D14); twice for one player's two partners.")
+@click.pass_context
+@guarded
+def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hybrid, skip_problems, commanders):
+    """Start a game for PLAYERS (`Ana Ben Cara`, or `Ana:red Ben:blue` with teams) from a saved deck or a list.
+
+    Prints the game's id and the tokens of the judge and of each player, shown only now (the
+    database keeps their hashes; `game tokens` reissues a player's). The CLI itself needs none.
+    """
+    from ..inputs import CreateGameIn
+    from ..services import create_game
+
+    if (deck_id is None) == (list_file is None):
+        raise click.UsageError("give one of --deck DECK or --list FILE")
+    store(ctx)  # load the cards for a game (without the look-ups' note)
+    saved = decks(ctx)
+    if deck_id is not None:
+        library = saved.library(deck_id)
+    else:
+        deck = saved.read(read_file(list_file))
+        if deck.problems:
+            print_deck(deck.to_dict())
+            if not skip_problems:
+                raise click.ClickException("some lines load no card: fix the list, or start with --skip-problems")
+        library = deck.library()
+    seats = [dict(zip(("name", "team"), p.rsplit(":", 1), strict=False)) if ":" in p else {"name": p}
+             for p in players]
+    _seat_commanders(seats, commanders)
+    body = CreateGameIn().load({"players": seats, "library": library, "format": fmt, "shuffle": not no_shuffle,
+                                "options": {"phyrexian_as_hybrid": phyrexian_as_hybrid}})
+    created = create_game(uow(ctx), body["format"], body["options"], body["players"], body["library"],
+                          shuffle=body["shuffle"])
+    click.echo(f"game {created['id']}: {created['library_size']} cards, {created['format']}"
+               + ("" if body["shuffle"] else ", not shuffled"))
+    click.echo(f"judge token (shown only now): {created['judge_token']}")
+    for p in created["players"]:
+        team = f" (team {p['team']})" if p["team"] else ""
+        click.echo(f"  {p['id']}  {p['name']}{team}  token: {p['token']}")
+
+
+def _seat_commanders(seats: list[dict], commanders: tuple[str, ...]) -> None:
+    """--commander Ana="Krenko, Mob Boss": each seat's commander name(s), as POST /games takes them."""
+    for spec in commanders:
+        who, sep, name = spec.partition("=")
+        seat = next((s for s in seats if fold(s["name"]) == fold(who.strip())), None)
+        if not sep or not name.strip() or seat is None:
+            raise click.UsageError(f"--commander {spec!r}: write PLAYER=NAME with one of the players given")
+        seat["commander"] = [*seat.get("commander", []), name.strip()]
+
+
+@game.command("list")
+@click.pass_context
+@guarded
+def game_list(ctx):
+    """Every game of this database, newest first: id, events so far, format, players, and
+    whether it is over (the judge ended it, or a player won) or archived (read-only)."""
+    from ..services import list_games
+
+    for g in list_games(uow(ctx)):
+        marks = (("over", g["finished_at"]), ("archived", g["archived_at"]))
+        status = "".join(f"  [{word}]" for word, at in marks if at)
+        click.echo(f"{g['id']}  {g['created_at'][:16].replace('T', ' ')}  {g['seq']:>4} events  "
+                   f"{g['format']:<9} {', '.join(g['players'])}{status}")
+
+
+@game.command("tokens")
+@GAME
+@click.argument("players", nargs=-1, shell_complete=player_completion)
+@click.option("--all", "every", is_flag=True, help="Reissue every player's token.")
+@click.pass_context
+@guarded
+def game_tokens(ctx, game_id, players, every):
+    """Reissue the tokens of PLAYERS (or --all): each new token is shown once; the old one stops working.
+
+    A token can't be shown again: the database keeps only its hash (a copy of the file hands out
+    no seat). Without PLAYERS this lists the seats and changes nothing.
+    """
+    from ..permissions import JUDGE
+    from ..services import reissue_token
+
+    seat = Seat(ctx, game_id)
+    pids = list(seat.names) if every else [seat.player(p) for p in players]
+    if not pids:
+        click.echo("tokens are kept hashed and can't be shown again; `game tokens GAME PLAYER` reissues one:")
+        for pid, name in seat.names.items():
+            click.echo(f"  {pid}  {name}")
+        return
+    for pid in dict.fromkeys(pids):
+        click.echo(f"  {pid}  {seat.who(pid)}  token: {reissue_token(uow(ctx), game_id, JUDGE, pid)['token']}")
+
+
+for _module in (table, actions, lines):
+    for _command in _module.COMMANDS:
+        game.add_command(_command)
+
+COMMANDS = (game,)

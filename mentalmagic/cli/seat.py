@@ -1,0 +1,68 @@
+"""One game as the judge types and reads it: players and cards by name or handle (#1), events as lines."""
+
+from __future__ import annotations
+
+import click
+
+from .context import store
+
+
+class Seat:
+    """One game's players and card handles, to read what the judge typed and to print answers."""
+
+    def __init__(self, ctx: click.Context, game_id: str):
+        from ..grammar import Table, handle_of
+
+        self.game = store(ctx).load(game_id)
+        self.table = Table.of(self.game.setup)
+        self.handles = handle_of(self.game.setup)
+        self.names = {p.id: p.name for p in self.game.setup.players}
+
+    def player(self, text: str) -> str:
+        from ..grammar import player_ref
+
+        return player_ref(text, self.table)
+
+    def card(self, text: str) -> str:
+        from ..grammar import card_ref
+
+        return card_ref(text, self.table)
+
+    def caller(self, as_player: str | None):
+        from ..permissions import JUDGE, Caller
+
+        return JUDGE if as_player is None else Caller(player=self.player(as_player))
+
+    def who(self, pid: str | None) -> str:
+        return self.names.get(pid, pid or "judge")
+
+    def ref(self, cid: str) -> str:
+        return "#" + self.handles.get(cid, cid)
+
+    def event_line(self, e: dict) -> str:
+        """One event as a line: seq, type, who, the cards by handle, where, the naming, the rule."""
+        d = e["data"]
+        cards = d.get("cards") or ([d["card"]] if "card" in d else [])
+        parts = [f"{e['seq']:>4}  {e['type']:<13}", self.who(e["player"] or d.get("player"))]
+        if cards:
+            parts.append(" ".join(self.ref(c) for c in cards))
+        if d.get("printed"):
+            parts.append(f"({d['printed']})")
+        if "to" in d:
+            parts.append(f"{d.get('from')} -> {d['to']}" + (f" ({d['position']})" if d.get("position") else ""))
+        if e["type"] == "shuffle":
+            parts.append(f"cut {d['at']} from the top" + (" (at random)" if d.get("random") else ""))
+        if d.get("returned"):
+            parts.append("returned " + " ".join(self.ref(c) for c in d["returned"]))
+        if d.get("pentaland"):
+            parts.append("as a Pentaland")
+        elif d.get("face_down") and d.get("face_down_by"):
+            parts.append(f"face down via {d.get('via', 'effect')}")
+        if d.get("naming"):
+            parts.append(f"named {d['naming']['name']}")
+        loss = d.get("game_loss")
+        if loss:
+            parts.append(f"{self.who(loss['player'])} loses ({loss['rule']})")
+        if e.get("rule"):
+            parts.append(f"[{e['rule']}]")
+        return "  ".join(parts)

@@ -1,0 +1,61 @@
+"""`mentalmagic serve`: the API and the pages under a production WSGI server. The one command
+that loads the web layer, and only when it runs: look-ups and games don't load Flask."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from ..runtime import load_frozen
+
+
+def _serving():
+    """The server settings (web/serving.py), imported only to serve."""
+    from ..web import serving
+
+    return serving
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")), show_default="$PORT or 5000")
+@click.option("--server", type=click.Choice(["waitress", "gunicorn"]), default=lambda: _serving().default_server(),
+              show_default="waitress (gunicorn: only behind a buffering proxy)")
+@click.option("--workers", type=int, default=lambda: _serving().default_workers(),
+              show_default="$MENTALMAGIC_WORKERS or one per core and one more (1 on Windows)", help="Server processes.")
+@click.option("--threads", type=int, default=None,
+              help="Threads per process (default 4).")
+@click.pass_context
+def serve(ctx, host, port, server, workers, threads):
+    """Serve the API and the pages with a production WSGI server (settings: web/serving.py).
+
+    Refuses to start, with one line saying why and exit status 1, when the self-check fails.
+    The limits and the access log are MENTALMAGIC_* settings (README, "Limits and logs").
+    """
+    from ..runtime import StartupError
+    from ..web import create_app
+
+    serving = _serving()
+    try:
+        # cards built and loaded once, before any worker starts; the MENTALMAGIC_* settings read
+        # (a bad one is a ValueError naming it) and kept in app.config for the server
+        app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"])})
+    except (StartupError, ValueError) as e:
+        raise click.ClickException(str(e)) from None
+
+    cpus = serving.pinned_cores(app.config["SETTINGS"], workers)
+
+    def ready():
+        pinned = f", kept on cores {','.join(map(str, cpus))} in turn" if cpus else ""
+        click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards, "
+                   f"{server}, {workers} worker{'s' if workers != 1 else ''}{pinned})")
+
+    try:
+        serving.serve(app, server, host, port, workers, threads, on_ready=ready)
+    except OSError as e:  # the port is taken, or the address isn't this machine's
+        raise click.ClickException(f"cannot listen on {host}:{port} ({e.strerror or e}): "
+                                   "stop what runs there or choose another --port") from None
+
+
+COMMANDS = (serve,)

@@ -1,0 +1,135 @@
+"""What the judge (or a seat) sees of a game: game show, game log, game could-be."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .completion import GAME, PLAYER, card_name_completion, player_completion
+from .context import guarded, uow
+from .seat import Seat
+
+_ZONE_ORDER = ("hand", "stack", "battlefield", "graveyard", "exile", "command", "library", "removed")
+_BY_OWNER = ("hand", "graveyard")
+
+
+@click.command("show")
+@GAME
+@click.option("--as", "as_player", default=None, shell_complete=player_completion,
+              help="A player's name or id: show the game as that seat sees it (no hidden card).")
+@click.option("--library", "whole_library", is_flag=True, help="The judge: list the whole library, top first.")
+@click.option("--json", "as_json", is_flag=True, help="Print the read model's JSON (what GET /games/GAME answers).")
+@click.pass_context
+@guarded
+def game_show(ctx, game_id, as_player, whole_library, as_json):
+    """The game as the judge sees it (or a seat, with --as): players, every zone with its cards, names taken.
+
+    Each card has a number (#1…), fixed for the game, that every other command accepts.
+    `?` is a card whose printed identity the viewer may not see.
+    """
+    from ..services import game as game_view
+    from ..services import names as names_view
+
+    seat = Seat(ctx, game_id)
+    caller = seat.caller(as_player)
+    view = game_view(uow(ctx), game_id, caller)
+    if as_json:
+        click.echo(json.dumps(view, ensure_ascii=False, indent=1))
+        return
+    state = seat.game.state
+    click.echo(f"game {view['id']}  {view['format']}  seq {view['seq']}  library {view['library_size']} cards"
+               + ("  (phyrexian as hybrid)" if view["options"].get("phyrexian_as_hybrid") else "")
+               + f"  seen by {seat.who(caller.player) if as_player else 'the judge'}")
+    click.echo("players: " + ", ".join(
+        f"{p['name']} ({p['id']}" + (f", team {p['team']}" if p["team"] else "")
+        + ("" if p["status"] == "in_game" else f", {p['status']}") + ")" for p in view["players"]))
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for c in view["cards"]:
+        looked = state.cards[c["id"]].looked_by
+        if c["zone"] == "library" and caller.is_judge and not (whole_library or c["revealed"] or looked):
+            continue
+        key = (c["zone"], c["owner"] if c["zone"] in _BY_OWNER else "")
+        groups.setdefault(key, []).append(c)
+    library_pos = {cid: i for i, cid in enumerate(state.library, 1)}
+    for zone in _ZONE_ORDER:
+        for (z, owner), cards in sorted(groups.items(), key=lambda kv: kv[0][1]):
+            if z != zone:
+                continue
+            title = f"{zone} of {seat.who(owner)}" if owner else zone
+            click.echo(f"{title} ({len(cards)})")
+            order = library_pos if zone == "library" else {cid: int(h) for cid, h in seat.handles.items()}
+            cards.sort(key=lambda c: order.get(c["id"], 0))
+            for c in cards:
+                click.echo("  " + _card_row(seat, c, library_pos, zone))
+    taken = names_view(uow(ctx), game_id)["names"]
+    if taken:
+        click.echo("names taken (704.2): " + ", ".join(
+            f"{n['name']} ({seat.ref(n['card'])}, {seat.who(n['player'])})" for n in taken))
+
+
+def _card_row(seat: Seat, c: dict, library_pos: dict, zone: str) -> str:
+    marks = []
+    if c["named_as"]:
+        marks.append(f"named {c['named_as']}")
+    if c["pentaland"]:
+        marks.append("Pentaland")
+    elif c["face_down"]:
+        marks.append("face down")
+    if c["revealed"]:
+        marks.append("revealed")
+    looked = seat.game.state.cards[c["id"]].looked_by
+    if looked:
+        marks.append("looked at by " + ", ".join(seat.who(p) for p in looked))
+    if zone == "library":
+        marks.append(f"{library_pos.get(c['id'], '?')} from the top")
+    elif zone not in _BY_OWNER and c["owner"]:
+        holder = c["controller"] or c["owner"]
+        marks.append(seat.who(holder) + (f" (owner {seat.who(c['owner'])})" if holder != c["owner"] else ""))
+    printed = c.get("printed") or "?"
+    return f"{seat.ref(c['id']):>5}  {printed:<32} {'; '.join(marks)}".rstrip()
+
+
+@click.command("log")
+@GAME
+@click.option("--as", "as_player", default=None, shell_complete=player_completion,
+              help="The log as that player sees it (no printed card drawn by another).")
+@click.option("--json", "as_json", is_flag=True, help="Print the events' JSON (what GET /games/GAME/events answers).")
+@click.pass_context
+@guarded
+def game_log(ctx, game_id, as_player, as_json):
+    """Every event of the game, oldest first, with its rule."""
+    from ..services import events
+
+    seat = Seat(ctx, game_id)
+    answer = events(uow(ctx), game_id, seat.caller(as_player))
+    if as_json:
+        click.echo(json.dumps(answer, ensure_ascii=False, indent=1))
+        return
+    for e in answer["events"]:
+        click.echo(seat.event_line(e))
+
+
+@click.command("could-be")
+@GAME
+@PLAYER
+@click.argument("name", shell_complete=card_name_completion)
+@click.pass_context
+@guarded
+def game_could_be(ctx, game_id, player, name):
+    """705.11: which unnamed cards of PLAYER's hand could be named NAME? Exit status 1 when none."""
+    from ..permissions import JUDGE
+    from ..services import could_be
+
+    seat = Seat(ctx, game_id)
+    ans = could_be(uow(ctx), game_id, JUDGE, seat.player(player), name)
+    if ans["taken"]:
+        click.echo(f"{ans['name']} is taken (704.2): no card could be named so")
+    elif ans["cards"]:
+        click.echo(f"{ans['name']} ({ans['rule']}): " + " ".join(seat.ref(c) for c in ans["cards"]))
+    else:
+        click.echo(f"no card of {seat.who(ans['player'])}'s hand could be named {ans['name']} ({ans['rule']})")
+    ctx.exit(0 if ans["cards"] else 1)
+
+
+COMMANDS = (game_show, game_log, game_could_be)
