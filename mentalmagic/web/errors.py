@@ -6,7 +6,7 @@ bare 500 page under /api/.
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, request
+from flask import Flask, abort, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -67,6 +67,13 @@ def _is_api() -> bool:
 
 
 def register(app: Flask) -> None:
+    @app.before_request
+    def body_size():
+        """A body over the limit is a 413 on every route, read or not (Flask checks only bodies it reads)."""
+        limit = app.config.get("MAX_CONTENT_LENGTH")
+        if limit and (request.content_length or 0) > limit:
+            abort(413)
+
     @app.errorhandler(errors.ArbiterError)
     def domain_error(e: errors.ArbiterError):
         status = next(s for cls, s in STATUS if isinstance(e, cls))

@@ -196,15 +196,16 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = THREADS_PER_
     to a thread as soon as its first bytes arrive, and a handful of unfinished requests starve
     them (measured here: no answer in 15 s); so several waitress processes are the default.
     """
-    import waitress
     from waitress.server import create_server
+
+    from .waitress_errors import enveloped
 
     options = waitress_options(host, port, threads, settings)
     gc.freeze()  # as for gunicorn; in one process too, where a full collection would walk the pool
     if workers <= 1 or not hasattr(os, "fork"):
         if on_ready:
             on_ready()
-        waitress.serve(app, **options)
+        enveloped(create_server(app, **options)).run()
         return
     # Bind once, here: every worker accepts on the same socket (the kernel spreads connections).
     sock = socket.create_server((host, port), backlog=options.get("backlog", 1024))
@@ -212,7 +213,7 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = THREADS_PER_
     worker_options = {k: v for k, v in options.items() if k not in ("host", "port")}
 
     def run() -> None:
-        create_server(app, sockets=[sock], **worker_options).run()
+        enveloped(create_server(app, sockets=[sock], **worker_options)).run()
 
     prefork(run, workers, on_ready, cpus)
 

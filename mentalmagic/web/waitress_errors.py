@@ -1,0 +1,56 @@
+"""waitress's own refusals in the API's JSON envelope (issue 21).
+
+waitress answers some requests before the app sees them: a body past ``max_request_body_size``
+(413), headers past ``max_request_header_size`` (431), a request it can't read (400), a transfer
+encoding it doesn't know (501). Its answer is plain text; API.md promises the envelope for every
+status on every route, so its error task is replaced by one that writes the envelope.
+"""
+
+from __future__ import annotations
+
+import json
+
+from waitress.channel import HTTPChannel
+from waitress.task import ErrorTask
+
+# waitress's status -> the envelope's code (the app's own table, web/errors.py, for the others)
+CODES = {400: "bad_request", 413: "too_large", 431: "headers_too_large", 501: "not_implemented"}
+MESSAGES = {
+    413: "the request body is too large for the arbiter (an action is small; a game or deck list fits in 256 KiB)",
+    431: "the request's headers are too large",
+    501: "this transfer encoding is not supported",
+}
+
+
+def envelope_body(status: int, detail: str) -> bytes:
+    code = CODES.get(status, "internal" if status >= 500 else "http_error")
+    message = MESSAGES.get(status) or detail or "the request can't be read"
+    return json.dumps({"error": {"code": code, "message": message}}).encode("utf-8")
+
+
+class EnvelopeErrorTask(ErrorTask):
+    """waitress's ErrorTask, writing the envelope instead of text; the connection closes after it,
+    as waitress's own does (the rest of a refused body is never read)."""
+
+    def execute(self) -> None:
+        e = self.request.error
+        body = envelope_body(e.code, str(e.body))
+        self.status = f"{e.code} {e.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class EnvelopeChannel(HTTPChannel):
+    error_task_class = EnvelopeErrorTask
+
+
+def enveloped(server):
+    """``server`` (what waitress's ``create_server`` returns) with every listener's connections
+    answering waitress's errors in the envelope."""
+    listeners = [server] if hasattr(server, "channel_class") else list(server.map.values())
+    for listener in listeners:
+        if hasattr(listener, "channel_class"):
+            listener.channel_class = EnvelopeChannel
+    return server
