@@ -40,16 +40,16 @@ class UnknownGame(NotFound):
         super().__init__(f"no game {game_id!r}")
 
 
-class UnknownPlayer(NotFound):
-    code = "unknown_player"
-
-    def __init__(self, player_id: str):
-        super().__init__(f"no player {player_id!r} in this game", fields={"player": ["unknown player"]})
-
-
 # -- bad input (a field that can't be read) ---------------------------------
 class InvalidInput(ArbiterError):
     code = "invalid"
+
+
+class UnknownPlayer(InvalidInput):
+    """A ``player`` field (or path part) naming nobody of this game: 422, wherever it is asked."""
+
+    def __init__(self, player_id: str | None):
+        super().__init__(f"no player {player_id!r} in this game", fields={"player": ["unknown player"]})
 
 
 class UnknownFormat(InvalidInput):

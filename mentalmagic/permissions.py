@@ -5,8 +5,6 @@ actions.py's to say.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -23,8 +21,9 @@ from .commands import (
     Shuffle,
     TurnFaceUp,
 )
-from .errors import Forbidden, InvalidInput, PlayerOutOfGame, Unauthorized
+from .errors import Forbidden, InvalidInput, PlayerOutOfGame, Unauthorized, UnknownPlayer
 from .game import LOST, GameSetup, GameState
+from .tokens import bearer, matches
 from .zones import CONTROLLED_ZONES, HAND, HIDDEN_ZONES, LIBRARY, REMOVED
 
 
@@ -39,21 +38,13 @@ class Caller:
 JUDGE = Caller(is_judge=True)
 
 
-def token_hash(token: str) -> str:
-    """Tokens are stored hashed: a copy of the database hands out no seat."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
 def identify(authorization: str | None, judge_hash: str, player_hashes: Mapping[str, str]) -> Caller:
     """The caller an ``Authorization: Bearer`` header stands for in one game; 401 when missing or wrong."""
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("send Authorization: Bearer <token> (a player's or the judge's token)")
-    digest = token_hash(token.strip())
-    if hmac.compare_digest(digest, judge_hash):
+    token = bearer(authorization, "<token> (a player's or the judge's token)")
+    if matches(token, judge_hash):
         return JUDGE
     for pid, h in player_hashes.items():
-        if hmac.compare_digest(digest, h):
+        if matches(token, h):
             return Caller(player=pid)
     raise Unauthorized("this token belongs to no player of this game")
 
@@ -95,7 +86,7 @@ def authorize(state: GameState, setup: GameSetup, actor: str | None, is_judge: b
 def player_in(state: GameState, setup: GameSetup, pid: str, allow_out: bool = False) -> str:
     """A ``player`` field: a player of this game, still in it unless ``allow_out``."""
     if setup.player(pid) is None:
-        raise InvalidInput(f"no player {pid!r} in this game", fields={"player": ["unknown player"]})
+        raise UnknownPlayer(pid)
     if not allow_out and not state.in_game(pid):
         raise PlayerOutOfGame(f"{setup.player(pid).name} is no longer in the game")
     return pid
@@ -186,7 +177,7 @@ def _look(state, setup, actor, is_judge, cmd: Look) -> None:
 def _leave_game(state, setup, actor, is_judge, cmd: LeaveGame) -> None:
     pid = cmd.player if cmd.player is not None else actor
     if pid is None or setup.player(pid) is None:
-        raise InvalidInput(f"no player {pid!r} in this game", fields={"player": ["unknown player"]})
+        raise UnknownPlayer(pid)
     if not is_judge and pid != actor:
         raise Forbidden("a player can only leave the game themselves")
 

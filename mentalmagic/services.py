@@ -16,6 +16,7 @@ from typing import Protocol
 from . import grammar, views
 from .actions import decide
 from .cards import Card
+from .clock import now, stamp
 from .commander import find_commanders, identity_of
 from .commands import Command, Shuffle
 from .errors import Forbidden, GameArchived, InvalidInput, NotACommander, UnknownPlayer
@@ -24,7 +25,8 @@ from .game import Event, Game, GameSetup, GameState, Player, check_setup
 from .game import undo as undo_last
 from .ids import new_id
 from .index import CandidateFinder
-from .permissions import Caller, identify, may_ask_about_hand, only_the_judge, token_hash
+from .permissions import Caller, identify, may_ask_about_hand, only_the_judge
+from .tokens import new_token, token_hash
 
 
 class Repository(Protocol):
@@ -51,14 +53,6 @@ class UnitOfWork(Protocol):
     def __enter__(self) -> UnitOfWork: ...
     def __exit__(self, *exc) -> None: ...
     def commit(self) -> None: ...
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _new_token() -> str:
-    return secrets.token_urlsafe(24)
 
 
 # -- writes ---------------------------------------------------------------------------------------
@@ -88,7 +82,7 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
     )
     check_setup(setup, pool)
     game = Game(_game_id(uow), setup, GameState.initial(setup), now())
-    judge, tokens = _new_token(), {p.id: _new_token() for p in setup.players}
+    judge, tokens = new_token(), {p.id: new_token() for p in setup.players}
     with uow:
         uow.games.add(game, token_hash(judge), {pid: token_hash(t) for pid, t in tokens.items()})
         uow.commit()
@@ -191,7 +185,7 @@ def undo(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
 def reissue_token(uow: UnitOfWork, game_id: str, caller: Caller, player: str) -> dict:
     """A new token for a player (judge only); the old one stops working (a lost or leaked token)."""
     only_the_judge(caller, "reissue a token")
-    token = _new_token()
+    token = new_token()
     with uow:
         if _writable(uow.games.load(game_id)).setup.player(player) is None:
             raise UnknownPlayer(player)
@@ -205,8 +199,7 @@ def archive_idle(uow: UnitOfWork, hours: float, at: datetime | None = None, most
     the next sweep takes the rest): the ids archived."""
     at = at or datetime.now(UTC)
     with uow:
-        ids = uow.games.archive((at - timedelta(hours=hours)).isoformat(timespec="milliseconds"),
-                                at.isoformat(timespec="milliseconds"), most)
+        ids = uow.games.archive(stamp(at - timedelta(hours=hours)), stamp(at), most)
         uow.commit()
     return ids
 
@@ -277,7 +270,7 @@ def could_be(uow: UnitOfWork, game_id: str, caller: Caller, player: str, name: s
     may_ask_about_hand(caller, player)
     g = uow.games.load(game_id)
     if g.setup.player(player) is None:
-        raise InvalidInput(f"no player {player!r} in this game", fields={"player": ["unknown player"]})
+        raise UnknownPlayer(player)
     ids = views.could_be(g.state, g.setup, uow.finder, player, name)  # an unknown name is a 404 here
     return {"player": player, "name": uow.finder.pool.nameables_called(name)[0].name,
             "taken": views.name_taken(g.state, uow.finder, name), "cards": ids, "rule": "705.11"}

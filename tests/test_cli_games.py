@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from support import fresh_games_db
 
 from mentalmagic.cli import main
-from mentalmagic.permissions import token_hash
 from mentalmagic.storage import connect
+from mentalmagic.tokens import token_hash
 
 # --no-shuffle: the library is this list, top first, so #1 and #2 are Shocks, #5 is Fire // Ice...
 LIST = "4 Shock\nFire // Ice\nSavannah Lions\nGoblin Taskmaster\nBonecrusher Giant\nLightning Bolt\n"

@@ -78,7 +78,8 @@ def test_reissuing_a_token_over_http(db_path, pool, finder):
     judge = {"Authorization": f"Bearer {g['judge_token']}"}
     ana = {"Authorization": f"Bearer {g['players'][0]['token']}"}
     assert client.post(url, headers=ana).status_code == 403
-    assert client.post(f"/api/v1/games/{g['id']}/players/p7/token", headers=judge).status_code == 404
+    # no such player: UnknownPlayer, 422 naming the player, as for a player field anywhere else
+    assert client.post(f"/api/v1/games/{g['id']}/players/p7/token", headers=judge).status_code == 422
     token = client.post(url, headers=judge).get_json()["token"]
     assert client.get(f"/api/v1/games/{g['id']}", headers=ana).status_code == 401
     you = client.get(f"/api/v1/games/{g['id']}", headers={"Authorization": f"Bearer {token}"}).get_json()["you"]

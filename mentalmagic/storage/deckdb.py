@@ -6,26 +6,16 @@ time a deck is shown, so what it loads always follows the current card pool.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
-from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
+from ..clock import now
 from ..decklist import Deck, UnknownDeck, export, parse_deck
-from ..errors import Forbidden, InvalidInput, Unauthorized
+from ..errors import Forbidden, InvalidInput
 from ..ids import new_id
 from ..pool import CardPool
+from ..tokens import bearer, matches, new_token, token_hash
 from . import connect, transaction
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 class DeckStore:
@@ -96,9 +86,9 @@ class DeckStore:
     def create(self, name: str, text: str) -> dict:
         """Save a deck; the answer holds its edit token, shown only now (the database keeps a hash)."""
         deck = self.read(text)
-        token = secrets.token_urlsafe(24)
-        at = _now()
-        row = {"id": new_id(), "name": name, "list": text, "edit_token_hash": _hash(token),
+        token = new_token()
+        at = now()
+        row = {"id": new_id(), "name": name, "list": text, "edit_token_hash": token_hash(token),
                "created_at": at, "updated_at": at}
         db = self._db()
         try:
@@ -116,7 +106,7 @@ class DeckStore:
         try:
             with transaction(db):
                 row = self._authorized(db, deck_id, authorization)
-                changes = {"updated_at": _now()}
+                changes = {"updated_at": now()}
                 if name is not None:
                     changes["name"] = name
                 if text is not None:
@@ -147,9 +137,6 @@ class DeckStore:
     def _authorized(self, db, deck_id: str, authorization: str | None) -> dict:
         """The deck's row if ``authorization`` carries its edit token: 404, then 401 (none), then 403."""
         row = self._row(db, deck_id)
-        scheme, _, token = (authorization or "").partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Unauthorized("send Authorization: Bearer <edit_token> (given when the deck was saved)")
-        if not hmac.compare_digest(_hash(token.strip()), row["edit_token_hash"]):
+        if not matches(bearer(authorization, "<edit_token> (given when the deck was saved)"), row["edit_token_hash"]):
             raise Forbidden("this token is not this deck's edit token")
         return row

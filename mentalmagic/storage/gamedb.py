@@ -17,11 +17,11 @@ import threading
 import weakref
 from collections import OrderedDict
 from contextlib import closing, contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 
+from ..clock import now
 from ..errors import AlreadyNamed, NameTaken, StorageFailed, UnknownGame
 from ..game import Event, Game, GameSetup, GameState, replay
 from ..index import CandidateFinder
@@ -320,7 +320,7 @@ class GameStore:
                 "insert into names (game_id, name_key, name, card, player, seq, exception)"
                 " values (?, ?, ?, ?, ?, ?, ?)",
                 [(game.id, fold(r.name), r.name, r.card, r.player, r.seq, r.exception) for r in added])
-        at = at or datetime.now(UTC).isoformat(timespec="milliseconds")
+        at = at or now()
         finished_at = at if new.finished else None  # nothing is written after the end but its undo
         conn.execute("update games set seq = ?, version = version + 1, updated_at = ?, finished_at = ? where id = ?",
                      [new.seq, at, finished_at, game.id])

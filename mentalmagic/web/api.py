@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, jsonify, request
 from .. import __version__
 from ..cards import Card
 from ..commander import describe, find_commanders, identity_of
-from ..errors import InvalidInput
+from ..errors import UnknownPlayer
 from ..formats import FORMATS, check_format
 from ..identity import Identity, wubrg
 from ..index import explain_empty
@@ -94,7 +94,7 @@ def load_query(schema) -> tuple[dict, Query]:
 def _players_commanders(pool, game, pid: str) -> tuple[Card, ...]:
     """The commander cards of a player of ``game`` (none outside a commander game); 422 for nobody."""
     if game.setup.player(pid) is None:
-        raise InvalidInput(f"no player {pid!r} in this game", fields={"player": ["unknown player"]})
+        raise UnknownPlayer(pid)
     return commander_cards(game.setup, pool, pid)
 
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from ..decklist import MAX_TEXT
 from ..storage.deckdb import DeckStore
 from . import openapi
-from .errors import envelope
+from .bodies import json_object
 from .schemas import Out, Strict
 
 bp = Blueprint("decks", __name__, url_prefix="/api/v1/decks")
@@ -132,26 +130,6 @@ class DeckDeletedOut(Out):
 _create, _update, _dry = CreateDeckIn(), UpdateDeckIn(), DryRunQuery()
 
 
-class _BadRequest(Exception):
-    pass
-
-
-@bp.errorhandler(_BadRequest)
-def bad_json(_e):
-    return envelope(400, "bad_request", "the body must be a JSON object in UTF-8 (Content-Type: application/json)")
-
-
-def _body() -> dict:
-    try:
-        data = request.get_json(silent=True)
-        json.dumps(data, ensure_ascii=False).encode("utf-8")  # a lone surrogate can't be stored
-    except (RecursionError, UnicodeEncodeError):
-        raise _BadRequest() from None
-    if not isinstance(data, dict):
-        raise _BadRequest()
-    return data
-
-
 def is_dry_run() -> bool:
     """Is this request a POST /decks?dry_run=1, read as the route reads it? It saves nothing, so
     the hourly cap on what a client creates doesn't count it (web/limits.py)."""
@@ -167,7 +145,7 @@ def is_dry_run() -> bool:
 @bp.post("")
 def create_deck():
     query = _dry.load(request.args.to_dict())
-    data = _create.load(_body())
+    data = _create.load(json_object())
     if query["dry_run"]:
         deck = store().read(data["list"])
         return jsonify({"id": None, "name": data["name"], **deck.to_dict(), "list": data["list"],
@@ -189,7 +167,7 @@ def get_deck(deck_id: str):
 def update_deck(deck_id: str):
     auth = request.headers.get("Authorization")
     store().authorize(deck_id, auth)  # 404, 401, 403 before the body is even read
-    data = _update.load(_body())
+    data = _update.load(json_object())
     return jsonify(store().update(deck_id, auth, name=data.get("name"), text=data.get("list")))
 
 

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 
-import orjson
 from flask import Blueprint, current_app, jsonify, request
 
 from .. import services
 from ..commands import Command
 from ..permissions import Caller
 from . import schemas
+from .bodies import json_body
 from .decks import deck_library
-from .errors import envelope
 from .openapi import Op, register_operations
 from .remembered import Remembered
 
@@ -41,60 +39,19 @@ def _action() -> Command:
     raw = request.get_data(cache=True) if request.is_json else None
     command = _ACTIONS.get(raw) if raw is not None else None
     if command is None:
-        command = schemas.load_action(_json_body())  # a refused body raises: never remembered
+        command = schemas.load_action(json_body())  # a refused body raises: never remembered
         if raw is not None:
             _ACTIONS.keep(raw, len(raw), command)
     return command
-
-
-def _json_body() -> dict:
-    if request.is_json:  # the common body, read by orjson (issue 8); anything it can't vouch for goes below
-        try:
-            data = orjson.loads(request.get_data(cache=True))
-        except orjson.JSONDecodeError:
-            data = None
-        if data is not None and _plain(data):
-            return data
-    try:
-        data = request.get_json(silent=True)
-        # text that isn't Unicode (a lone surrogate) can be neither stored nor answered
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except (RecursionError, UnicodeEncodeError):
-        raise _BadRequest() from None
-    if data is None:
-        raise _BadRequest()
-    return data
-
-
-def _plain(data, depth: int = 0) -> bool:
-    """Does ``data`` (from orjson) read exactly as the standard library reads it: no number read as a
-    float (orjson turns integers past 64 bits into floats), nesting far from Python's recursion limit?
-    Anything else (and a body orjson refuses: NaN, a lone surrogate, UTF-16) takes the slower path,
-    which decides it as before."""
-    if isinstance(data, dict):
-        return depth < 64 and all(_plain(v, depth + 1) for v in data.values())
-    if isinstance(data, list):
-        return depth < 64 and all(_plain(v, depth + 1) for v in data)
-    return not isinstance(data, float)
-
-
-class _BadRequest(Exception):
-    pass
 
 
 def _caller(game_id: str) -> Caller:
     return services.authenticate(_uow(), game_id, request.headers.get("Authorization"))
 
 
-@bp.errorhandler(_BadRequest)
-def bad_json(_e):
-    return envelope(400, "bad_request",
-                    "the body must be JSON in UTF-8 (Content-Type: application/json), not nested too deep")
-
-
 @bp.post("")
 def create_game():
-    data = _create.load(_json_body())
+    data = _create.load(json_body())
     library = data["library"] if "library" in data else deck_library(data["deck"])  # API.md: "deck": id
     created = services.create_game(_uow(), data["format"], data["options"], data["players"], library,
                                    shuffle=data["shuffle"])
@@ -151,7 +108,7 @@ def act(game_id: str):
 def line(game_id: str):
     """One line of the judge's grammar (the console's command line), as the caller."""
     caller = _caller(game_id)
-    return jsonify(services.run_line(_uow(), game_id, caller, _line.load(_json_body())["line"]))
+    return jsonify(services.run_line(_uow(), game_id, caller, _line.load(json_body())["line"]))
 
 
 @bp.get("/<game_id>/suggest")
@@ -224,7 +181,7 @@ register_operations("/games/{game_id}/undo", {"post": Op(
     "undo", GAMES, "Judge only: take back the last event", "UndoOut", (*_AUTH, "403", "409"))})
 register_operations("/games/{game_id}/players/{player_id}/token", {"post": Op(
     "reissueToken", GAMES, "Judge only: a new token for a player; the old one stops working", "TokenOut",
-    (*_AUTH, "403"))})
+    (*_AUTH, "403", "422"))})
 register_operations("/games/{game_id}/names", {"get": Op("names", GAMES, "Every name taken", "NamesOut", _AUTH)})
 register_operations("/games/{game_id}/events", {"get": Op(
     "events", GAMES, "The append-only log; `since` and `limit` page it", "EventsOut", (*_AUTH, "422"),
