@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from mentalmagic import decks
 from mentalmagic.errors import Forbidden, Unauthorized
 from mentalmagic.storage import SCHEMA_PATH, connect
 from mentalmagic.storage.deckdb import DeckStore
@@ -24,8 +25,8 @@ def test_an_older_database_gets_the_decks_table_at_start_and_keeps_its_games(tmp
 
     connect(path).conn.close()  # what every start does
     store = DeckStore(path, pool)
-    d = store.create("Cube", "4 Shock")
-    assert store.get(d["id"])["size"] == 4
+    d = decks.create_deck(store.unit_of_work(), "Cube", "4 Shock")
+    assert decks.get_deck(store.unit_of_work(), d["id"])["size"] == 4
     db = connect(path, apply_schema=False)
     try:
         assert db["games"].count == 1
@@ -39,10 +40,10 @@ def test_a_refused_change_changes_nothing(tmp_path, pool):
     path = tmp_path / "d.sqlite"
     connect(path).conn.close()
     store = DeckStore(path, pool)
-    d = store.create("Cube", "4 Shock")
+    d = decks.create_deck(store.unit_of_work(), "Cube", "4 Shock")
     with pytest.raises(Unauthorized):
-        store.update(d["id"], None, name="x", text="1 Ice")
+        decks.update_deck(store.unit_of_work(), d["id"], None, name="x", text="1 Ice")
     with pytest.raises(Forbidden):
-        store.delete(d["id"], "Bearer wrong")
-    got = store.get(d["id"])
+        decks.delete_deck(store.unit_of_work(), d["id"], "Bearer wrong")
+    got = decks.get_deck(store.unit_of_work(), d["id"])
     assert (got["name"], got["list"], got["updated_at"]) == ("Cube", "4 Shock", d["updated_at"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .. import decks
 from ..errors import ArbiterError
 from .context import fail, runtime
 from .group import Group
@@ -14,10 +15,14 @@ def deck():
     """Saved common decks: add a list, list them, show, export, or check a list without saving."""
 
 
-def decks(ctx: click.Context):
-    from ..storage.deckdb import DeckStore
+def decks_uow(ctx: click.Context):
+    """The saved decks of the database, read against the cards (loaded once per run)."""
+    obj = ctx.find_root().obj
+    if "decks" not in obj:
+        from ..storage.deckdb import DeckStore
 
-    return DeckStore(ctx.find_root().obj["db"], runtime(ctx).pool)
+        obj["decks"] = DeckStore(obj["db"], runtime(ctx).pool)
+    return obj["decks"].unit_of_work()
 
 
 def print_deck(view: dict) -> None:
@@ -49,7 +54,7 @@ def read_file(file) -> str:
 def deck_add(ctx, name, file):
     """Save the deck list in FILE (- for standard input) as NAME; print its id and edit token (shown once)."""
     try:
-        view = decks(ctx).create(name, read_file(file))
+        view = decks.create_deck(decks_uow(ctx), name, read_file(file))
     except ArbiterError as e:
         fail(e)
     click.echo(f"saved deck {view['id']} ({view['name']})")
@@ -61,7 +66,7 @@ def deck_add(ctx, name, file):
 @click.pass_context
 def deck_list(ctx):
     """Every saved deck: id, size, name."""
-    for d in decks(ctx).list():
+    for d in decks.list_decks(decks_uow(ctx)):
         click.echo(f"{d['id']}  {d['size']:>5}  {d['name']}")
 
 
@@ -71,7 +76,7 @@ def deck_list(ctx):
 def deck_show(ctx, deck_id):
     """One saved deck: its cards, then the lines it couldn't load and the flags."""
     try:
-        view = decks(ctx).get(deck_id)
+        view = decks.get_deck(decks_uow(ctx), deck_id)
     except ArbiterError as e:
         fail(e)
     click.echo(f"{view['id']}  {view['name']}")
@@ -86,7 +91,7 @@ def deck_show(ctx, deck_id):
 def deck_export(ctx, deck_id):
     """Print a saved deck as text, one `4 Shock` line per card (`deck add` reads it back)."""
     try:
-        click.echo(decks(ctx).export(deck_id), nl=False)
+        click.echo(decks.export_deck(decks_uow(ctx), deck_id), nl=False)
     except ArbiterError as e:
         fail(e)
 
@@ -97,7 +102,7 @@ def deck_export(ctx, deck_id):
 def deck_check(ctx, file):
     """Read the list in FILE (- for standard input) without saving it; exit 1 when a line has a problem."""
     try:
-        view = decks(ctx).read(read_file(file)).to_dict()
+        view = decks.read_deck(decks_uow(ctx), read_file(file)).to_dict()
     except ArbiterError as e:
         fail(e)
     print_deck(view)

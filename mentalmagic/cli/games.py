@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import click
 
+from .. import decks
 from ..formats import DEFAULT_FORMAT, FORMATS
 from ..names import fold
 from . import actions, lines, table
 from .completion import GAME, player_completion
 from .context import guarded, store, uow
-from .decks import decks, print_deck, read_file
+from .decks import decks_uow, print_deck, read_file
 from .group import Group
 from .seat import Seat
 
@@ -57,11 +58,11 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
     if (deck_id is None) == (list_file is None):
         raise click.UsageError("give one of --deck DECK or --list FILE")
     store(ctx)  # load the cards for a game (without the look-ups' note)
-    saved = decks(ctx)
+    saved = decks_uow(ctx)
     if deck_id is not None:
-        library = saved.library(deck_id)
+        library = decks.deck_library(saved, deck_id)
     else:
-        deck = saved.read(read_file(list_file))
+        deck = decks.read_deck(saved, read_file(list_file))
         if deck.problems:
             print_deck(deck.to_dict())
             if not skip_problems:

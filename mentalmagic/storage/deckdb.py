@@ -1,142 +1,95 @@
 """Saved decks in SQLite: the list as written, its name, and the hash of its edit token.
 
-Every write is one transaction. The list is read (``decklist.parse_deck``) each
-time a deck is shown, so what it loads always follows the current card pool.
+Storage only: ``DeckStore.unit_of_work()`` gives what decks.py's use cases run over. Every
+write is one transaction (``with uow: …; uow.commit()``); a read outside one opens its own
+short connection.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from ..clock import now
-from ..decklist import Deck, UnknownDeck, export, parse_deck
-from ..errors import Forbidden, InvalidInput
-from ..ids import new_id
+import sqlite_utils
+
+from ..decklist import UnknownDeck
+from ..decks import DeckReader
 from ..pool import CardPool
-from ..tokens import bearer, matches, new_token, token_hash
-from . import connect, transaction
+from . import connect
 
 
 class DeckStore:
-    """Create, read, change and delete saved decks; the edit token guards the changes."""
+    """The database file and the pool the lists are read against: one per app or CLI run."""
 
     def __init__(self, db_path: Path | str, pool: CardPool):
         self.db_path = Path(db_path)
-        self.pool = pool
-        # a Deck is immutable and depends only on the text (and this pool): listing many decks
-        # or showing one twice reads each list once
-        self._read = lru_cache(maxsize=256)(lambda text, suggest: parse_deck(text, self.pool, suggest=suggest))
+        self.reader = DeckReader(pool)  # shared by every unit of work: its remembered lists too
 
-    def _db(self):
-        return connect(self.db_path, apply_schema=False)  # the schema was applied at start
+    def unit_of_work(self) -> DeckUnitOfWork:
+        return DeckUnitOfWork(self.db_path, self.reader)
 
-    # -- reading ---------------------------------------------------------------
-    def read(self, text: str, *, suggest: bool = True) -> Deck:
-        """The list read against the pool: cards, problems (with suggestions unless told not), flags."""
-        if not isinstance(text, str):
-            return parse_deck(text, self.pool, suggest=suggest)  # its error, uncached
-        return self._read(text, suggest)
 
-    def _row(self, db, deck_id: str) -> dict:
-        rows = list(db.query("select * from decks where id = ?", [deck_id]))
+class DeckUnitOfWork:
+    def __init__(self, db_path: Path, reader: DeckReader):
+        self.db_path, self.reader = db_path, reader
+        self.decks = DeckRepository(self._db)
+        self._open: sqlite_utils.Database | None = None
+
+    def __enter__(self) -> DeckUnitOfWork:
+        self._open = connect(self.db_path, apply_schema=False)  # the schema was applied at start
+        self._open.conn.execute("BEGIN IMMEDIATE")  # writers queue: nothing half-lands
+        return self
+
+    def commit(self) -> None:
+        self._open.conn.execute("COMMIT")
+
+    def __exit__(self, *exc) -> None:
+        db, self._open = self._open, None
+        try:
+            if db.conn.in_transaction:  # not committed (an error, or a refusal): nothing lands
+                db.conn.execute("ROLLBACK")
+        finally:
+            db.conn.close()
+
+    @contextmanager
+    def _db(self) -> Iterator[sqlite_utils.Database]:
+        """The unit's connection inside ``with``; else a short one of its own."""
+        if self._open is not None:
+            yield self._open
+            return
+        db = connect(self.db_path, apply_schema=False)
+        try:
+            yield db
+        finally:
+            db.conn.close()
+
+
+class DeckRepository:
+    """The ``decks`` table (decks.DeckRepository)."""
+
+    def __init__(self, db: Callable):
+        self._db = db
+
+    def get(self, deck_id: str) -> dict:
+        with self._db() as db:
+            rows = list(db.query("select * from decks where id = ?", [deck_id]))
         if not rows:
             raise UnknownDeck(deck_id)
         return rows[0]
 
-    def stored(self, deck_id: str) -> dict:
-        """The deck's row: id, name, list, edit_token_hash, dates."""
-        db = self._db()
-        try:
-            return self._row(db, deck_id)
-        finally:
-            db.conn.close()
+    def all(self) -> list[dict]:
+        with self._db() as db:
+            return list(db.query("select * from decks order by updated_at desc, id"))
 
-    def get(self, deck_id: str) -> dict:
-        """The deck as stored and as read now: id, name, list, dates, cards, size, problems, flags."""
-        return self._view(self.stored(deck_id))
+    def add(self, row: dict) -> None:
+        with self._db() as db:
+            db["decks"].insert(row)
 
-    def _view(self, row: dict, deck: Deck | None = None) -> dict:
-        deck = deck or self.read(row["list"])
-        return {"id": row["id"], "name": row["name"], **deck.to_dict(), "list": row["list"],
-                "created_at": row["created_at"], "updated_at": row["updated_at"]}
+    def change(self, deck_id: str, changes: dict) -> None:
+        with self._db() as db:
+            db["decks"].update(deck_id, changes)
 
-    def list(self) -> list[dict]:
-        """Every saved deck, newest change first: id, name, size (as read now), updated_at."""
-        db = self._db()
-        try:
-            rows = list(db.query("select * from decks order by updated_at desc, id"))
-        finally:
-            db.conn.close()
-        return [{"id": r["id"], "name": r["name"], "size": self.read(r["list"], suggest=False).size,
-                 "updated_at": r["updated_at"]} for r in rows]
-
-    def library(self, deck_id: str) -> list[str]:
-        """The printed name of every physical card of a saved deck (700.2): a game's library."""
-        deck = self.read(self.stored(deck_id)["list"], suggest=False)
-        if not deck.size:
-            raise InvalidInput(f"deck {deck_id!r} holds no card", fields={"deck": ["the deck holds no card"]})
-        return deck.library()
-
-    def export(self, deck_id: str) -> str:
-        row = self.stored(deck_id)
-        return export(self.read(row["list"], suggest=False), row["name"])
-
-    # -- writing ---------------------------------------------------------------
-    def create(self, name: str, text: str) -> dict:
-        """Save a deck; the answer holds its edit token, shown only now (the database keeps a hash)."""
-        deck = self.read(text)
-        token = new_token()
-        at = now()
-        row = {"id": new_id(), "name": name, "list": text, "edit_token_hash": token_hash(token),
-               "created_at": at, "updated_at": at}
-        db = self._db()
-        try:
-            with transaction(db):
-                db["decks"].insert(row)
-        finally:
-            db.conn.close()
-        return {**self._view(row, deck), "edit_token": token}
-
-    def update(self, deck_id: str, authorization: str | None, *, name: str | None = None,
-               text: str | None = None) -> dict:
-        """Change a deck's name and/or list, with its edit token."""
-        deck = self.read(text) if text is not None else None
-        db = self._db()
-        try:
-            with transaction(db):
-                row = self._authorized(db, deck_id, authorization)
-                changes = {"updated_at": now()}
-                if name is not None:
-                    changes["name"] = name
-                if text is not None:
-                    changes["list"] = text
-                db["decks"].update(deck_id, changes)
-                row = {**row, **changes}
-        finally:
-            db.conn.close()
-        return self._view(row, deck)
-
-    def delete(self, deck_id: str, authorization: str | None) -> None:
-        db = self._db()
-        try:
-            with transaction(db):
-                self._authorized(db, deck_id, authorization)
-                db["decks"].delete(deck_id)
-        finally:
-            db.conn.close()
-
-    def authorize(self, deck_id: str, authorization: str | None) -> None:
-        """Raise unless ``authorization`` carries the deck's edit token (404, 401, 403)."""
-        db = self._db()
-        try:
-            self._authorized(db, deck_id, authorization)
-        finally:
-            db.conn.close()
-
-    def _authorized(self, db, deck_id: str, authorization: str | None) -> dict:
-        """The deck's row if ``authorization`` carries its edit token: 404, then 401 (none), then 403."""
-        row = self._row(db, deck_id)
-        if not matches(bearer(authorization, "<edit_token> (given when the deck was saved)"), row["edit_token_hash"]):
-            raise Forbidden("this token is not this deck's edit token")
-        return row
+    def remove(self, deck_id: str) -> None:
+        with self._db() as db:
+            db["decks"].delete(deck_id)

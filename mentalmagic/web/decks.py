@@ -1,10 +1,11 @@
-"""The JSON API for saved decks (API.md, "Decks"): translate only; ``decklist`` reads the lists."""
+"""The JSON API for saved decks (docs/api.md, "Decks"): translate only; decks.py holds the use cases."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from .. import decks
 from ..decklist import MAX_TEXT
 from ..storage.deckdb import DeckStore
 from . import openapi
@@ -21,15 +22,15 @@ def _attach_store(state):
     state.app.extensions[EXTENSION] = DeckStore(rt.db_path, rt.pool)
 
 
-def store() -> DeckStore:
-    return current_app.extensions[EXTENSION]
+def _uow():
+    return current_app.extensions[EXTENSION].unit_of_work()
 
 
 def deck_library(deck_id: str) -> list[str]:
     """The printed name of every card of saved deck ``deck_id``, for POST /games' ``"deck": id``.
 
     Raises UnknownDeck (404) or InvalidInput (422, an empty deck); call it inside a request."""
-    return store().library(deck_id)
+    return decks.deck_library(_uow(), deck_id)
 
 
 # -- schemas ------------------------------------------------------------------------------------
@@ -147,39 +148,36 @@ def create_deck():
     query = _dry.load(request.args.to_dict())
     data = _create.load(json_object())
     if query["dry_run"]:
-        deck = store().read(data["list"])
-        return jsonify({"id": None, "name": data["name"], **deck.to_dict(), "list": data["list"],
-                        "created_at": None, "updated_at": None, "dry_run": True})
-    return jsonify(store().create(data["name"], data["list"])), 201
+        return jsonify(decks.dry_run(_uow(), data["name"], data["list"]))
+    return jsonify(decks.create_deck(_uow(), data["name"], data["list"])), 201
 
 
 @bp.get("")
 def list_decks():
-    return jsonify({"decks": store().list()})
+    return jsonify({"decks": decks.list_decks(_uow())})
 
 
 @bp.get("/<deck_id>")
 def get_deck(deck_id: str):
-    return jsonify(store().get(deck_id))
+    return jsonify(decks.get_deck(_uow(), deck_id))
 
 
 @bp.put("/<deck_id>")
 def update_deck(deck_id: str):
     auth = request.headers.get("Authorization")
-    store().authorize(deck_id, auth)  # 404, 401, 403 before the body is even read
+    decks.authorize_deck(_uow(), deck_id, auth)  # 404, 401, 403 before the body is even read
     data = _update.load(json_object())
-    return jsonify(store().update(deck_id, auth, name=data.get("name"), text=data.get("list")))
+    return jsonify(decks.update_deck(_uow(), deck_id, auth, name=data.get("name"), text=data.get("list")))
 
 
 @bp.delete("/<deck_id>")
 def delete_deck(deck_id: str):
-    store().delete(deck_id, request.headers.get("Authorization"))
-    return jsonify({"deleted": deck_id})
+    return jsonify(decks.delete_deck(_uow(), deck_id, request.headers.get("Authorization")))
 
 
 @bp.get("/<deck_id>/export")
 def export_deck(deck_id: str):
-    return Response(store().export(deck_id), mimetype="text/plain")
+    return Response(decks.export_deck(_uow(), deck_id), mimetype="text/plain")
 
 
 # -- the OpenAPI document ---------------------------------------------------------------------------
