@@ -120,6 +120,12 @@ CREATE TABLE IF NOT EXISTS names (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS names_one_card_per_name ON names(game_id, name_key) WHERE exception IS NULL;
 
+-- One row, rewritten by the self-check and /health to learn whether the disk takes writes.
+CREATE TABLE IF NOT EXISTS health (
+    id         INTEGER PRIMARY KEY CHECK (id = 1),
+    checked_at TEXT NOT NULL
+);
+
 -- Saved common decks (700.2). The list is kept as written and read again against the card
 -- pool each time, so a deck follows the cards (French names, a new source) without a migration.
 CREATE TABLE IF NOT EXISTS decks (

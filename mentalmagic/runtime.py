@@ -25,6 +25,7 @@ from .index import CandidateFinder
 from .pool import CardPool
 from .storage import connect
 from .storage.carddb import build_cards, is_current, read_finder, stored_source
+from .storage.failures import SAYS, Trouble, kind_of, probe, read_only
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -166,6 +167,28 @@ def check_card_file(source: Source) -> None:
                            "(`mentalmagic download-cards`) or point MENTALMAGIC_CARDS at a good copy")
 
 
+# What to do about a database the disk won't let us write, by kind (storage/failures.py)
+_UNWRITABLE_FIX = {"disk_full": "make room on its disk",
+                   "read_only": "mount it read-write, or let the server's user write the file and its directory",
+                   "io_error": "check the disk (dmesg)"}
+
+
+def unwritable(db_path: Path, kind: str, detail: str) -> StartupError:
+    """The one line refusing a database the disk won't let us write (never "restore a backup": the
+    file is fine, where it lies is not)."""
+    return StartupError(f"the database {db_path} can't be written ({SAYS[kind]}: {detail}): "
+                        f"{_UNWRITABLE_FIX[kind]}, or set MENTALMAGIC_DB to another file")
+
+
+def _refusal(db_path: Path, e: sqlite3.DatabaseError, what: str) -> StartupError:
+    """The line for a database SQLite can't use: the disk's fault (WAL can't open its -shm on a
+    read-only mount) or the file's."""
+    kind, where = kind_of(e), read_only(db_path)
+    if kind or where:
+        return unwritable(db_path, "read_only" if where else kind, where or _one_line(e))
+    return StartupError(f"the database {db_path} can't be used ({_one_line(e)}): {what}")
+
+
 def check_database(db_path: Path) -> None:
     """An existing database file is SQLite and passes PRAGMA quick_check."""
     if not db_path.exists():
@@ -179,7 +202,7 @@ def check_database(db_path: Path) -> None:
         finally:
             conn.close()
     except sqlite3.DatabaseError as e:
-        raise StartupError(f"the database {db_path} can't be used ({_one_line(e)}): {what}") from None
+        raise _refusal(db_path, e, what) from None
     if rows != ["ok"]:
         raise StartupError(f"the database {db_path} fails PRAGMA quick_check ({_one_line(rows[0])}): {what}")
 
@@ -217,8 +240,11 @@ def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         ensure_cards(db_path, source, keep=built)
     except sqlite3.DatabaseError as e:
-        raise StartupError(f"the database {db_path} can't be used ({_one_line(e)}): restore it from a backup "
-                           "or move it away") from None
+        raise _refusal(db_path, e, "restore it from a backup or move it away") from None
+    except OSError as e:  # the directory can't be made
+        if kind_of(e) is None:
+            raise
+        raise unwritable(db_path, kind_of(e), _one_line(e)) from None
     except CARD_FILE_ERRORS as e:
         where = source.path or source.label
         raise StartupError(f"the card file {where} is truncated or isn't an AtomicCards file ({_one_line(e)}): "
@@ -228,6 +254,9 @@ def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
     if problem:
         raise StartupError(f"{problem}: rebuild them with `mentalmagic build-cards --force` "
                            "(same MENTALMAGIC_CARDS)")
+    refused = probe(db_path)  # read-only file or mount, a full disk: every write would fail
+    if refused:
+        raise unwritable(db_path, *refused)
     try:
         return open_runtime(db_path, source, rebuild=False, built=built)
     except ValueError as e:  # a bad MENTALMAGIC_BANLIST
@@ -235,10 +264,12 @@ def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
 
 
 class HealthCheck:
-    """What is wrong now with the cards or the database of a running server (cached ``interval`` s)."""
+    """What is wrong now with the cards or the database of a running server (cached ``interval`` s),
+    ``trouble`` included: the disk failures this process has seen (storage/failures.py)."""
 
-    def __init__(self, rt: Runtime, interval: float = 5.0):
+    def __init__(self, rt: Runtime, interval: float = 5.0, trouble: Trouble | None = None):
         self.rt, self.interval = rt, interval
+        self.trouble = trouble or Trouble(rt.db_path)
         self._lock = threading.Lock()
         self._at, self._problems = float("-inf"), []
 
@@ -272,4 +303,11 @@ class HealthCheck:
                 conn.close()
             if label and label[1].startswith("file:") and not os.access(label[0], os.R_OK):
                 problems.append(f"the card file {label[0]} can't be read: a restart would fail")
+        refused = probe(self.rt.db_path)
+        if refused:
+            self.trouble.failed(*refused, log=lambda line: None)  # a failing probe is no request's: not logged
+        else:
+            self.trouble.recovered()  # the disk takes writes again: so do we
+        if self.trouble.current:
+            problems.append(self.trouble.current)
         return problems

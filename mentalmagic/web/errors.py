@@ -6,12 +6,15 @@ bare 500 page under /api/.
 
 from __future__ import annotations
 
-from flask import Flask, abort, jsonify, request
+import sqlite3
+
+from flask import Flask, abort, current_app, jsonify, request
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from .. import errors
 from ..mana import ManaCostError
+from ..storage import failures
 
 # Domain error family -> HTTP status. The first match wins, so subclasses come first.
 STATUS = [
@@ -103,6 +106,30 @@ def register(app: Flask) -> None:
         resp = envelope(e.code or 500, code, e.description or e.name)
         if e.code == 405 and getattr(e, "valid_methods", None):  # RFC 9110 15.5.6: a 405 says what is allowed
             resp.headers["Allow"] = ", ".join(sorted(e.valid_methods))
+        return resp
+
+    @app.errorhandler(sqlite3.Error)
+    @app.errorhandler(OSError)
+    def storage_failed(e: Exception):
+        """The disk refused (full, read-only, failing): 503, the transaction rolled back, one log
+        line a minute; anything else is a bug (``unexpected``)."""
+        kind = failures.kind_of(e)
+        if kind is None:
+            return unexpected(e)
+        trouble = current_app.extensions["mentalmagic.health"].trouble
+        trouble.failed(kind, " ".join(str(e).split()), lambda line: app.logger.error("%s", line))
+        said = f"the server's disk refuses writes now ({failures.SAYS[kind]}): nothing was recorded; retry later"
+        if not _is_api():
+            return ServiceUnavailable(said)
+        return envelope(503, "storage_failed", said)
+
+    @app.after_request
+    def wrote(resp):
+        """A write that went through: the disk takes writes again (until the next failure)."""
+        if request.method != "GET" and resp.status_code < 400:
+            trouble = current_app.extensions["mentalmagic.health"].trouble
+            if trouble.current:
+                trouble.recovered()
         return resp
 
     @app.errorhandler(Exception)

@@ -1,0 +1,112 @@
+"""A real ``mentalmagic serve`` for the hardening tests (issue 23): a subprocess in its own process
+group on a free loopback port, on the tiny card file, stopped after; and a small file system of
+its own (a tmpfs mounted here) where a test needs a disk that fills or turns read-only."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+START_LIMIT = 90  # seconds: a bound on a stuck server, never a timing assertion
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(port: int, method: str, path: str, body=None, headers: dict | None = None, timeout: float = 30,
+         source: str = "127.0.0.1") -> tuple[int, dict, dict]:
+    """(status, JSON body, headers) of one request from the loopback address ``source``."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        data = json.dumps(body).encode() if body is not None else None
+        conn.request(method, f"/api/v1{path}", body=data,
+                     headers={**({"Content-Type": "application/json"} if data is not None else {}), **(headers or {})})
+        resp = conn.getresponse()
+        raw = resp.read()
+        return resp.status, json.loads(raw) if raw else None, dict(resp.getheaders())
+    finally:
+        conn.close()
+
+
+class Served:
+    """``mentalmagic serve ARGS`` with ``env`` over the environment; ``log`` collects its output."""
+
+    def __init__(self, env: dict, *args: str, log: Path):
+        self.port = free_port()
+        self.log_path = log
+        self.log = open(log, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            [str(Path(sys.executable).with_name("mentalmagic")), "serve", "--host", "127.0.0.1", "--port",
+             str(self.port), *args], env={**os.environ, **env}, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True)
+        deadline = time.monotonic() + START_LIMIT
+        while time.monotonic() < deadline:
+            try:
+                call(self.port, "GET", "/health", timeout=10)
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    self.stop()
+                    pytest.fail(f"the server exited: {self.output()[-2000:]}")
+                time.sleep(0.05)
+        self.stop()
+        pytest.fail("the server did not answer")
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def workers(self) -> list[int]:
+        return [int(p) for p in Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        self.log.close()
+
+
+@contextlib.contextmanager
+def tmpfs(path: Path, size: str):
+    """A tmpfs of ``size`` mounted on ``path`` (made), unmounted after; the test fails where it can't be
+    mounted (as root it can: CI runs as root), never skips."""
+    path.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True,
+                          text=True)
+    if done.returncode:
+        pytest.fail(f"a small file system is needed and can't be mounted here ({done.stderr.strip()}): run as root")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill(path: Path) -> Path:
+    """A file taking every byte left on ``path``'s file system."""
+    filler = path / "filler"
+    with open(filler, "wb", buffering=0) as fh:
+        chunk = b"\0" * 65536
+        with contextlib.suppress(OSError):
+            while True:
+                fh.write(chunk)
+        with contextlib.suppress(OSError):
+            while True:
+                fh.write(b"\0" * 512)
+    return filler
