@@ -44,10 +44,10 @@ def call(port: int, method: str, path: str, body=None, headers: dict | None = No
 class Served:
     """``mentalmagic serve ARGS`` with ``env`` over the environment; ``log`` collects its output."""
 
-    def __init__(self, env: dict, *args: str, log: Path):
-        self.port = free_port()
+    def __init__(self, env: dict, *args: str, log: Path, port: int | None = None):
+        self.port = port or free_port()
         self.log_path = log
-        self.log = open(log, "wb")  # noqa: SIM115 - closed in stop()
+        self.log = open(log, "ab")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [str(Path(sys.executable).with_name("mentalmagic")), "serve", "--host", "127.0.0.1", "--port",
              str(self.port), *args], env={**os.environ, **env}, stdout=self.log, stderr=subprocess.STDOUT,
@@ -72,14 +72,18 @@ class Served:
         return [int(p) for p in Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()]
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        """SIGTERM to the process group (the master stops its workers), SIGKILL after a bound; the
+        group also when the master is gone (a worker left behind by a failing test)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            pass
+        with contextlib.suppress(ProcessLookupError):
+            time.sleep(0.2)
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
         self.log.close()
 
 

@@ -18,10 +18,13 @@ settings.py into ``gunicorn_options`` and ``waitress_options`` below, so both se
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import os
 import signal
 import socket
+import sys
+import threading
 import time
 from collections.abc import Sequence
 
@@ -89,6 +92,29 @@ def next_core(cpus: Sequence[int], held: list[int | None]) -> int | None:
     died gets its core; and the cores stay evenly shared in whatever order workers come and go (a
     gunicorn reload starts the new workers while the old ones still run)."""
     return min(cpus, key=held.count) if cpus else None
+
+
+def die_with(master: int) -> None:
+    """In a worker just forked from ``master``: end when the master does, however it ends (a SIGKILL
+    included), so that no worker serves on unsupervised, holding the port a new start needs. Linux:
+    the kernel sends SIGKILL when the parent dies (PR_SET_PDEATHSIG); elsewhere a thread watches
+    the parent once a second. Either way a master already gone ends the worker now."""
+    set_death_signal = None
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            set_death_signal = ctypes.CDLL(None, use_errno=True).prctl
+    if set_death_signal is None or set_death_signal(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        def watch() -> None:
+            while os.getppid() == master:
+                time.sleep(1)
+            os._exit(0)
+
+        threading.Thread(target=watch, name="master-watch", daemon=True).start()
+    if os.getppid() != master:  # gone between the fork and the prctl: the kernel won't tell us
+        os._exit(0)
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 def pin(core: int | None) -> None:
@@ -161,6 +187,10 @@ def serve_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int 
 
     options = gunicorn_options(host, port, workers, threads, settings)
 
+    def post_fork(server, worker) -> None:  # in the worker
+        die_with(worker.ppid)
+        pin(getattr(worker, "core", None))
+
     def pre_fork(server, worker) -> None:  # in the master, before the fork (a copy: SIGCHLD may reap meanwhile)
         worker.core = next_core(cpus, [getattr(w, "core", None) for w in list(server.WORKERS.values())])
 
@@ -173,7 +203,7 @@ def serve_gunicorn(app: Flask, host: str, port: int, workers: int, threads: int 
                 self.cfg.set("when_ready", lambda server: on_ready())
             if cpus:
                 self.cfg.set("pre_fork", pre_fork)
-                self.cfg.set("post_fork", lambda server, worker: pin(worker.core))
+            self.cfg.set("post_fork", post_fork)
 
         def load(self):
             return app
@@ -218,16 +248,34 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = THREADS_PER_
     prefork(run, workers, on_ready, cpus)
 
 
+def say(line: str) -> None:
+    """One line of the master's own log (standard error), stamped like the access log's."""
+    print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} {line}", file=sys.stderr, flush=True)
+
+
+def ended(status: int) -> str:
+    """How a worker ended, from its wait status."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            return f"killed by {signal.Signals(sig).name}"
+        except ValueError:
+            return f"killed by signal {sig}"
+    return f"exited with status {os.waitstatus_to_exitcode(status)}"
+
+
 def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
-    """Fork ``workers`` processes that each call ``run``; restart one that dies; stop all on
-    SIGTERM or SIGINT. A worker that keeps dying at once stops the server with one line. With
-    ``cpus`` (``pinned_cores``), each worker is kept on one of them (``next_core``)."""
+    """Fork ``workers`` processes that each call ``run``; restart one that dies (logging both);
+    stop all on SIGTERM or SIGINT. A worker that keeps dying at once stops the server with one line.
+    With ``cpus`` (``pinned_cores``), each worker is kept on one of them (``next_core``). Workers
+    end with the master, however it ends (``die_with``)."""
     children: dict[int, tuple[float, int | None]] = {}  # pid -> when it started, its core
     stopping = False
+    master = os.getpid()
 
     stop_signals = {signal.SIGTERM, signal.SIGINT}
 
-    def spawn() -> None:
+    def spawn() -> int | None:
         # A stop arriving around the fork must reach the new worker too: blocked here, it waits
         # until the worker has its default handlers (it dies of it) and the master knows its pid
         # (stop() sends it one). Unblocked at once, a worker forked an instant before a stop kept
@@ -235,7 +283,7 @@ def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
         if stopping:  # a stop came in between two spawns: start no more (it can't come now, blocked)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
-            return
+            return None
         core = next_core(cpus, [c for _, c in children.values()])
         try:
             pid = os.fork()
@@ -246,6 +294,7 @@ def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+            die_with(master)
             pin(core)
             code = 0
             try:
@@ -259,6 +308,7 @@ def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
                 os._exit(code)
         children[pid] = time.monotonic(), core
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        return pid
 
     def stop(signum, frame) -> None:
         nonlocal stopping
@@ -276,15 +326,18 @@ def prefork(run, workers: int, on_ready=None, cpus: Sequence[int] = ()) -> None:
     quick_deaths = 0
     while children:
         try:
-            pid, _ = os.wait()
+            pid, status = os.wait()
         except ChildProcessError:
             break
         child = children.pop(pid, None)
         if stopping or child is None:
             continue
         started, _ = child
+        say(f"worker {pid} {ended(status)} after {time.monotonic() - started:.0f} s")
         quick_deaths = quick_deaths + 1 if time.monotonic() - started < 1 else 0
         if quick_deaths >= 5:
             stop(signal.SIGTERM, None)
             raise SystemExit("the server's workers keep stopping at once: see the lines above")
-        spawn()
+        new = spawn()
+        if new:
+            say(f"worker {new} started in its place")
