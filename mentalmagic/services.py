@@ -142,6 +142,17 @@ def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict
             "cards": [views.card_view(game.state.cards[cid], caller, uow.finder.pool) for cid in changed]}
 
 
+def preview(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict:
+    """``act`` without recording: the event the action would make now (or the rule's refusal), the
+    cards it would change and, when it would end the game, how (104.2a). Nothing is written: a page
+    says what a loss or a departure will do before it asks (issue 20)."""
+    game = _writable(uow.games.load(game_id))
+    event, after = _decide(game, uow.finder, caller, command)
+    changed = [cid for cid, c in after.cards.items() if game.state.cards.get(cid) != c]
+    return {"event": views.event_view(event, caller), "dry_run": True, "finished": after.finished,
+            "cards": [views.card_view(after.cards[cid], caller, uow.finder.pool) for cid in changed]}
+
+
 def _decide(game: Game, finder: CandidateFinder, caller: Caller, command: Command) -> tuple[Event, GameState]:
     """The event ``command`` makes in ``game`` (or the rule's refusal), and the state after it."""
     command = with_randomness(command, game.state)
@@ -241,12 +252,17 @@ def game_versioned(uow: UnitOfWork, game_id: str, caller: Caller,
     return g.version, views.game_view(g, caller, uow.finder.pool)
 
 
-def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str) -> dict:
-    """One line of the judge's grammar (grammar.py), decided like any action; ``undo`` is the judge's."""
+def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str, dry_run: bool = False) -> dict:
+    """One line of the judge's grammar (grammar.py), decided like any action; ``undo`` is the judge's.
+    ``dry_run``: what it would do (``preview``); an undo then names the event it would take back."""
     parsed = grammar.parse(line, grammar.Table.of(uow.games.load(game_id).setup))
     if isinstance(parsed, grammar.Undo):
+        if dry_run:
+            only_the_judge(caller, "undo")
+            last = uow.games.events(game_id)[-1:]
+            return {"dry_run": True, "undone": views.event_view(last[0], caller) if last else None}
         return undo(uow, game_id, caller)
-    return act(uow, game_id, caller, parsed)
+    return preview(uow, game_id, caller, parsed) if dry_run else act(uow, game_id, caller, parsed)
 
 
 def suggest_line(uow: UnitOfWork, game_id: str, line: str) -> dict:

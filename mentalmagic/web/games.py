@@ -12,7 +12,7 @@ from ..commands import Command
 from ..permissions import Caller
 from . import schemas
 from .bodies import json_body
-from .decks import deck_library
+from .decks import DryRunQuery, deck_library
 from .openapi import Op, register_operations
 from .remembered import Remembered
 
@@ -24,6 +24,7 @@ _face_up = schemas.FaceUpQuery()
 _events = schemas.EventsQuery()
 _line = schemas.LineIn()
 _line_query = schemas.LineQuery()
+_dry = DryRunQuery()
 
 
 def _uow():
@@ -101,6 +102,8 @@ def _etag(game_id: str, version: int, caller: Caller) -> str:
 @bp.post("/<game_id>/actions")
 def act(game_id: str):
     caller = _caller(game_id)
+    if _dry.load(request.args.to_dict())["dry_run"]:
+        return jsonify(services.preview(_uow(), game_id, caller, _action()))
     return jsonify(services.act(_uow(), game_id, caller, _action()))
 
 
@@ -108,7 +111,8 @@ def act(game_id: str):
 def line(game_id: str):
     """One line of the judge's grammar (the console's command line), as the caller."""
     caller = _caller(game_id)
-    return jsonify(services.run_line(_uow(), game_id, caller, _line.load(json_body())["line"]))
+    dry = _dry.load(request.args.to_dict())["dry_run"]
+    return jsonify(services.run_line(_uow(), game_id, caller, _line.load(json_body())["line"], dry_run=dry))
 
 
 @bp.get("/<game_id>/suggest")
@@ -169,11 +173,11 @@ register_operations("/games", {"post": Op(
 register_operations("/games/{game_id}", {"get": Op(
     "getGame", GAMES, "The game as the caller may see it", "GameOut", _AUTH)})
 register_operations("/games/{game_id}/actions", {"post": Op(
-    "act", GAMES, "One action; 409 with the rule when refused", "ActionOut",
-    ("400", "401", "403", "404", "409", "413", "422"), body="ActionIn")})
+    "act", GAMES, "One action; 409 with the rule when refused; `dry_run=1`: what it would do, recorded nowhere",
+    "ActionOut", ("400", "401", "403", "404", "409", "413", "422"), body="ActionIn", query="DryRunQuery")})
 register_operations("/games/{game_id}/line", {"post": Op(
     "line", GAMES, "One line of the judge's grammar (`ana draw 2`, `undo`): an action or undo; 409 with the rule",
-    "LineOut", ("400", "401", "403", "404", "409", "413", "422"), body="LineIn")})
+    "LineOut", ("400", "401", "403", "404", "409", "413", "422"), body="LineIn", query="DryRunQuery")})
 register_operations("/games/{game_id}/suggest", {"get": Op(
     "suggestLine", GAMES, "What may come next at the end of a line of the grammar", "SuggestOut", (*_AUTH, "422"),
     query="LineQuery")})

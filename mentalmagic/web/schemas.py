@@ -274,6 +274,9 @@ class EventOut(Out):
 class ActionOut(Out):
     event = fields.Nested(EventOut, required=True)
     cards = fields.List(fields.Nested(GameCardOut), required=True)
+    dry_run = fields.Boolean(metadata={"description": "`dry_run=1`: true, and nothing was recorded"})
+    finished = fields.Dict(allow_none=True, metadata={
+        "description": "`dry_run=1`: how the game would end (104.2a), null when it would go on"})
 
 
 class EventsQuery(Strict):
@@ -362,6 +365,8 @@ class LineOut(Out):
     cards = fields.List(fields.Nested(GameCardOut))
     undone = fields.Nested(EventOut, metadata={"description": "for `undo`: the event taken back"})
     seq = fields.Integer()
+    dry_run = fields.Boolean(metadata={"description": "`dry_run=1`: true, and nothing was recorded"})
+    finished = fields.Dict(allow_none=True, metadata={"description": "`dry_run=1`: as POST /actions"})
 
 
 class SuggestOut(Out):
