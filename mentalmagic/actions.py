@@ -130,7 +130,7 @@ class _Context:
                 departure = self.departure(loser)  # ...and a player who loses leaves the game
                 if moving_to is not None and moving_to not in CONTROLLED_ZONES:
                     departure["exiled"] = [cid for cid in departure["exiled"] if cid != c.id]
-                return None, {"player": loser, "rule": "705.4a", **departure}
+                return None, {"player": loser, "rule": "705.4a", "why": choice.why_no_exception, **departure}
             raise NameRequired(f"name this card as it turns face up; {choice.advice()}", rule="705.4",
                                fields={"name": ["required"]})
         n, exception = self.naming.face_up_name(printed, name, choice)
@@ -246,13 +246,29 @@ def _move(ctx: _Context, cmd: Move):
         data.update(_repeated_name(c, name))
     if loss:
         data["game_loss"] = loss
-    rule = (naming or {}).get("rule") or ("705.4a" if loss else None) or (
-        "703.2" if pentaland_asked else "702.2a" if to == LIBRARY else "702.2" if src == LIBRARY else None)
+    rule = (naming or {}).get("rule") or ("705.4a" if loss else None) or _move_rule(
+        c, src, to, pentaland_asked, pentaland, face_down and not was_face_down)
     if c.commander_of and src == COMMAND and to == STACK:  # cast from the command zone: 903.8's tax
         count = ctx.state.players[c.commander_of].commander_casts.get(c.id, 0) + 1
         data["commander_cast"] = {"player": c.commander_of, "count": count, "tax": commander_tax(count - 1)}
         rule = "903.8"
     return data, rule
+
+
+def _move_rule(c: CardState, src: str, to: str, pentaland_asked: bool, pentaland: bool,
+               turned_down: bool) -> str | None:
+    """The rule of a move that names nothing: a Pentaland played (703.2), moving on face down (703.7)
+    or into a hand or the library, where it stops being one (703.8); a card into or out of the
+    library (702.2a, 702.2); a card played face down, a 2/2 without name, cost or colour (708.2)."""
+    if pentaland_asked:
+        return "703.2"
+    if c.pentaland:
+        return "703.7" if pentaland else "703.8"
+    if to == LIBRARY:
+        return "702.2a"
+    if src == LIBRARY:
+        return "702.2"
+    return "708.2" if turned_down else None
 
 
 def _to_command_zone(ctx: _Context, c: CardState, cmd: Move):

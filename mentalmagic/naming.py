@@ -110,7 +110,7 @@ class Naming:
         by_opponent = any(r.player in opponents for name in window for r in registry.records_for(name))
         exception = not free and bool(window) and by_opponent
         return FaceUpChoice(via=via, legal=legal, free=free, window=window, exception=exception,
-                            type_=type_, keywords=keywords, namer=namer)
+                            type_=type_, keywords=keywords, namer=namer, by_opponent=by_opponent)
 
     def face_up_name(self, printed: Card, name: str, choice: FaceUpChoice) -> tuple[Nameable, str | None]:
         """Check ``name`` for a card turned face up; returns the entry and the exception used, if any."""
@@ -163,6 +163,7 @@ class FaceUpChoice:
     type_: str | None = None  # what every legal name must be...
     keywords: Keywords = ()  # ...and have, one of each group (705.4, D13(c))
     namer: str | None = None  # whose commander's identity the names are within (903.5c)
+    by_opponent: bool = False  # one of the window's names was taken since by an opponent (705.4a, D7)
 
     @property
     def allowed(self) -> tuple[str, ...]:
@@ -173,6 +174,17 @@ class FaceUpChoice:
     def loses(self) -> bool:
         """D8: no legal name remains even with 705.4a."""
         return not self.allowed
+
+    @property
+    def why_no_exception(self) -> str | None:
+        """Why 705.4a opens nothing when no name is free: ``no_legal_name`` (none fits the card and
+        its via), ``taken_before`` (every name was taken before it went face down, D6) or
+        ``own_side`` (the names free then were taken since by its side alone, no opponent: D7)."""
+        if self.free or self.exception:
+            return None
+        if not self.legal:
+            return "no_legal_name"
+        return "own_side" if self.window else "taken_before"
 
     def describe_filter(self) -> str:
         musts = _musts(self.type_, self.keywords)

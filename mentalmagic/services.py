@@ -310,8 +310,8 @@ def face_up(uow: UnitOfWork, game_id: str, caller: Caller, card_id: str, via: st
         raise Forbidden("only its controller and the judge may ask what a face-down card could be")
     if c.commander_of:  # played as itself (D14(a)): nothing to choose
         return {"card": card_id, "via": c.turn_up_via(via), "allowed": [], "exception": False, "loses": False,
-                "advice": "a commander turns face up as itself, unnamed (D14(a))", "rule": "903.3"}
+                "why": None, "advice": "a commander turns face up as itself, unnamed (D14(a))", "rule": "903.3"}
     choice = views.face_up_options(g.state, g.setup, uow.finder, card_id, via)
     return {"card": card_id, "via": choice.via, "allowed": list(choice.allowed), "exception": choice.exception,
-            "loses": choice.loses, "advice": choice.advice(),
+            "loses": choice.loses, "why": choice.why_no_exception, "advice": choice.advice(),
             "rule": "705.4a" if choice.exception or choice.loses else "705.4"}

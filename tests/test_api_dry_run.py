@@ -36,6 +36,7 @@ def test_a_dry_run_of_a_d8_loss_says_who_loses_and_records_nothing(client):
     seen = dry(g, ANA, type="move", card=morph, to="graveyard")
     loss = seen["event"]["data"]["game_loss"]
     assert (loss["player"], loss["rule"], seen["event"]["rule"]) == (ANA, "705.4a", "705.4a")
+    assert loss["why"] == "own_side"  # 705.4a closed by a teammate's name (D7)
     assert seen["finished"] is None  # Bob and Cid are two sides: the game goes on
     assert any(c["id"] == morph and c["zone"] == "removed" for c in seen["cards"])
     done = g.do(ANA, type="move", card=morph, to="graveyard")["event"]

@@ -513,7 +513,8 @@ def test_a_player_whose_face_down_card_has_no_legal_name_left_loses_the_game(cli
     assert (event["type"], event["rule"]) == ("turn_face_up", "705.4a")
     loss = event["data"]["game_loss"]
     assert {**loss, "removed": sorted(loss["removed"])} == {
-        "player": ANA, "rule": "705.4a", "removed": sorted([bolt, own]), "exiled": [], "released": []}
+        "player": ANA, "rule": "705.4a", "why": "own_side", "removed": sorted([bolt, own]), "exiled": [],
+        "released": []}
     assert "naming" not in event["data"]
     assert g.events()[-1] == event
     assert g.status(ANA) == "lost" and g.status(BOB) == "in_game"
@@ -533,7 +534,8 @@ def test_a_face_down_card_whose_names_were_all_taken_before_it_went_face_down_lo
     g.morph(ANA, morph)
     g.refused(ANA, 409, "name_taken", "704.2", type="move", card=morph, to="graveyard", name="Root Elemental")
     body = g.do(ANA, type="move", card=morph, to="graveyard")
-    assert body["event"]["data"]["game_loss"] == {"player": ANA, "rule": "705.4a", "removed": [morph],
+    assert body["event"]["data"]["game_loss"] == {"player": ANA, "rule": "705.4a", "why": "taken_before",
+                                                  "removed": [morph],
                                                   "exiled": [], "released": []}
     assert g.status(ANA) == "lost" and g.card(morph)["named_as"] is None and g.card(morph)["zone"] == "removed"
 

@@ -499,7 +499,8 @@ def test_a_player_whose_face_down_card_has_no_legal_name_left_loses_the_game(fin
     assert "D8" in err.message
     e = t.do(ANA, type="turn_face_up", card="c2", via="morph")
     # the loss, and (multiplayer rules: a player who loses leaves the game) what Ana owns leaves with her
-    assert e.rule == "705.4a" and e.data["game_loss"] == {"player": ANA, "rule": "705.4a", "removed": ["c2", "c3"],
+    assert e.rule == "705.4a" and e.data["game_loss"] == {"player": ANA, "rule": "705.4a", "why": "own_side",
+                                                         "removed": ["c2", "c3"],
                                                          "exiled": [], "released": []}
     c = t.card("c2")
     assert (c.face_down, c.named_as, c.zone) == (False, None, "removed")
@@ -514,7 +515,8 @@ def test_a_card_whose_names_were_all_taken_before_it_went_face_down_loses_the_ga
     t.draw(ANA)
     t.morph(ANA, "c2")
     e = t.do(ANA, type="move", card="c2", to="graveyard")
-    assert e.data["game_loss"] == {"player": ANA, "rule": "705.4a", "removed": ["c2"], "exiled": [], "released": []}
+    assert e.data["game_loss"] == {"player": ANA, "rule": "705.4a", "why": "taken_before", "removed": ["c2"],
+                                   "exiled": [], "released": []}
     assert t.card("c2").named_as is None and t.card("c2").zone == "removed"  # it left the game with Ana
     assert t.state.players[BOB].status == "in_game"
 

@@ -342,6 +342,9 @@ class FaceUpOut(Out):
                           metadata={"description": "the names the controller may choose now (705.4)"})
     exception = fields.Boolean(required=True, metadata={"description": "705.4a applies"})
     loses = fields.Boolean(required=True, metadata={"description": "D8: no legal name remains"})
+    why = fields.String(allow_none=True, metadata={
+        "description": "when no name is free and 705.4a opens none: `no_legal_name`, `taken_before` (D6) or "
+                       "`own_side` (taken since by the card's side alone, D7); as the loss's `why`"})
     advice = fields.String(required=True)
     rule = fields.String(required=True)
 
