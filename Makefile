@@ -15,7 +15,7 @@ MO      := $(PO:.po=.mo)
 BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 --no-wrap --project=mentalmagic \
                  -o mentalmagic/web/translations/messages.pot .
 
-.PHONY: setup npm browser wrk serve dev test test-core lint bench capacity shards clean messages screenshots
+.PHONY: setup npm browser wrk serve dev test test-core lint bench capacity shards clean messages screenshots dist dist-check
 
 setup: $(STAMP) $(NPM_STAMP) $(MO)
 
@@ -26,16 +26,16 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
-# The mana font (served to pages) and axe-core (tests) from package.json's lockfile, into
-# node_modules/ (ignored). Without npm, as root, Debian's is installed. If npm can't run, setup
-# goes on: the pages still work (symbols fall back to text), the page tests then ask for it.
+# axe-core (the page tests only) from package.json's lockfile, into node_modules/ (ignored); the
+# mana font is vendored in the package. Without npm, as root, Debian's is installed. If npm can't
+# run, setup goes on: the app needs nothing from npm, the page tests then ask for it.
 $(NPM_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || { apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
 	@if ! command -v npm >/dev/null 2>&1; then \
-	  echo "warning: no npm (sudo apt-get install npm): the pages draw mana symbols as text, page tests fail" >&2; \
-	elif echo "setup: installing the mana font and axe-core with npm ci" >&2 && npm ci --no-audit --no-fund --loglevel=error; then touch $(NPM_STAMP); \
-	else echo "warning: npm ci failed: the pages draw mana symbols as text, page tests fail" >&2; fi
+	  echo "warning: no npm (sudo apt-get install npm): the page tests fail without axe-core" >&2; \
+	elif echo "setup: installing axe-core (page tests) with npm ci" >&2 && npm ci --no-audit --no-fund --loglevel=error; then touch $(NPM_STAMP); \
+	else echo "warning: npm ci failed: the page tests fail without axe-core" >&2; fi
 
 npm: $(NPM_STAMP)
 
@@ -91,9 +91,19 @@ shards: setup
 	@command -v nginx >/dev/null 2>&1 || { echo "install Debian's nginx (sudo apt-get install nginx-light)" >&2; exit 1; }
 	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 $(BIN)/python bench/shards.py --cards $(SNAPSHOT)
 
+# The wheel and sdist a judge installs (docs/install.md): `python -m build` into dist/; setup.py
+# compiles the catalogues into the wheel. dist-check installs the wheel in a fresh virtual
+# environment outside the checkout and runs the server, a self-check and a French look-up there.
+dist: setup
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
+dist-check: dist
+	$(BIN)/python scripts/dist_check.py dist/mentalmagic-*.whl
+
 # The console's main screens, desktop and phone, for the README (docs/screenshots/*.png).
 screenshots: setup browser
 	$(BIN)/python scripts/screenshots.py
 
 clean:
-	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache node_modules $(MO)
+	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache node_modules dist build $(MO)

@@ -683,12 +683,12 @@ def test_phone_in_french_fits_and_switches(browser, base_url):
 
 @pytest.fixture(scope="module")
 def base_url_no_font(card_db_path, pool, finder, tmp_path_factory):
-    """The app as on a machine where npm never ran: no node_modules."""
+    """The app as if the font's files were stripped from the package: an empty vendor folder."""
     app = create_app({
         "TESTING": True,
         "DATABASE": str(card_db_path),
         "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
-        "NODE_MODULES": str(tmp_path_factory.mktemp("no-node-modules")),
+        "VENDOR_DIR": str(tmp_path_factory.mktemp("no-vendor")),
     })
     with served(app) as root:
         yield root

@@ -1,5 +1,5 @@
 """The card-lookup page at / (HTML shell; the page talks to the JSON API), the language
-switch, and the mana font served from the installed npm package.
+switch, and the mana font served from its copy in the package (web/vendor/mana-font).
 
 The query in the URL (``/?printed=Boros%20Guildmage&format=vintage``) is echoed
 into the form so a shared link shows its inputs at once; the page's script then
@@ -21,17 +21,18 @@ from .script_strings import script_strings
 bp = Blueprint("pages", __name__)
 
 _QUERY_FIELDS = ("printed", "cost", "type", "keyword", "game")
-# `make setup` runs `npm ci` here (package.json); the app serves only these folders of it.
-NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
+# Third-party files shipped in the package (web/vendor/*/README.md); the app serves only these folders.
+VENDOR_DIR = Path(__file__).resolve().parent / "vendor"
 VENDOR = {"mana-font": ("css", "fonts")}
 
 
-def node_modules() -> Path:
-    return Path(current_app.config.get("NODE_MODULES") or NODE_MODULES)
+def vendor_dir() -> Path:
+    return Path(current_app.config.get("VENDOR_DIR") or VENDOR_DIR)
 
 
 def mana_font_installed() -> bool:
-    return (node_modules() / "mana-font" / "css" / "mana.min.css").is_file()
+    """The font's files are there (a repackaged install might strip them: symbols then fall back to text)."""
+    return (vendor_dir() / "mana-font" / "css" / "mana.min.css").is_file()
 
 
 def _source_label(source: str) -> str:
@@ -86,9 +87,9 @@ def set_language(code: str):
 
 @bp.get("/vendor/<package>/<path:filename>")
 def vendor(package: str, filename: str):
-    """A file of an installed npm package (css and fonts of mana-font only); 404 when not installed."""
+    """A file of a vendored package (css and fonts of mana-font only); 404 when it isn't there."""
     folders = VENDOR.get(package)
     path = posixpath.normpath(filename)  # "css/../package.json" is not under css/
     if folders is None or path.split("/", 1)[0] not in folders:
         abort(404)
-    return send_from_directory(node_modules() / package, path, max_age=24 * 3600)
+    return send_from_directory(vendor_dir() / package, path, max_age=24 * 3600)

@@ -1,7 +1,7 @@
 /* Mana symbols: spoken labels, drawing with the mana font, and reading typed costs.
  *
  * A symbol is <span class="ms ms-cost ms-r" role="img" aria-label="one red mana" title="{R}">:
- * the classes are the mana-font package's (served from node_modules, see README);
+ * the classes are the mana-font package's (vendored in web/vendor/mana-font, served at /vendor/);
  * the label is what a screen reader says. Each symbol also carries its text
  * ("R", "R/G"), shown in a drawn disc when the font is not installed (the server
  * then leaves the class "has-mana-font" off <html>), so the page works without it.
