@@ -53,7 +53,7 @@ if str(ROOT) not in sys.path:  # `python bench/run.py` puts bench/, not the proj
     sys.path.insert(0, str(ROOT))
 
 from bench.raw import sqlite_inserts, sqlite_inserts_at_once, warm  # noqa: E402
-from cards import source_from_env  # noqa: E402
+from mentalmagic.carddata import source_from_env  # noqa: E402
 from mentalmagic.cards import Card  # noqa: E402
 from mentalmagic.index import CandidateFinder, CostIndex  # noqa: E402
 from mentalmagic.pool import CardPool  # noqa: E402

@@ -18,8 +18,9 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cards import Source, source_from_env
+import platformdirs
 
+from .carddata import Source, source_from_env
 from .cards import Card
 from .index import CandidateFinder
 from .pool import CardPool
@@ -31,8 +32,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def default_db_path() -> Path:
-    """MENTALMAGIC_DB, else instance/mentalmagic.sqlite in the project (Flask's instance folder)."""
-    return Path(os.environ.get("MENTALMAGIC_DB") or ROOT / "instance" / "mentalmagic.sqlite")
+    """MENTALMAGIC_DB; else, run from a source tree (pyproject.toml beside the package: a checkout,
+    an editable install), instance/mentalmagic.sqlite in it (Flask's instance folder); else, an
+    installed package, mentalmagic.sqlite in the user's data folder (docs/install.md)."""
+    if os.environ.get("MENTALMAGIC_DB"):
+        return Path(os.environ["MENTALMAGIC_DB"])
+    if (ROOT / "pyproject.toml").is_file():
+        return ROOT / "instance" / "mentalmagic.sqlite"
+    return platformdirs.user_data_path("mentalmagic", appauthor=False) / "mentalmagic.sqlite"
 
 
 @dataclass

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from minipool import mini_pool as build_mini_pool
 
-from cards import EMBEDDED_PATH, source_from_env
+from mentalmagic.carddata import EMBEDDED_PATH, source_from_env
 from mentalmagic.index import CandidateFinder
 from mentalmagic.storage import connect
 from mentalmagic.storage.carddb import build_cards, read_pool

@@ -15,8 +15,8 @@ snapshot, keeping these fields.
 
 from __future__ import annotations
 
-from cards.atomic import card_record
-from cards.banlist import read_banlist
+from mentalmagic.carddata.atomic import card_record
+from mentalmagic.carddata.banlist import read_banlist
 from mentalmagic.cards import card_from_record
 from mentalmagic.pool import CardPool, PoolInfo
 

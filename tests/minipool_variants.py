@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from minipool import ATOMIC
 
-from cards.atomic import card_record
-from cards.banlist import read_banlist
+from mentalmagic.carddata.atomic import card_record
+from mentalmagic.carddata.banlist import read_banlist
 from mentalmagic.cards import card_from_record
 from mentalmagic.pool import CardPool, PoolInfo
 

@@ -11,7 +11,7 @@ from urllib.parse import quote, urlencode
 
 import pytest
 
-from cards import KNOWN_GAPS, SNAPSHOT_2026_11_21
+from mentalmagic.carddata import KNOWN_GAPS, SNAPSHOT_2026_11_21
 from mentalmagic.formats import FORMATS
 from mentalmagic.mana import ManaCost
 from mentalmagic.names import fold

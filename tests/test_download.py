@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cards import source_from_env
-from cards.download import download
+from mentalmagic.carddata import source_from_env
+from mentalmagic.carddata.download import download
 from mentalmagic.cli import main
 
 SMALL = {"meta": {"version": "test"}, "data": {"Savannah Lions": [{

@@ -13,10 +13,10 @@ import tomllib
 
 import pytest
 
-import cards
-from cards import Source, source_from_env
-from cards.atomic import read_atomic
-from cards.banlist import read_banlist
+from mentalmagic import carddata as cards
+from mentalmagic.carddata import Source, source_from_env
+from mentalmagic.carddata.atomic import read_atomic
+from mentalmagic.carddata.banlist import read_banlist
 from mentalmagic.index import CandidateFinder
 from mentalmagic.mana import NO_COST, ManaCost
 from mentalmagic.runtime import ensure_cards, stale_source
@@ -257,7 +257,7 @@ def test_a_newer_file_in_place_of_the_embedded_one_is_not_assumed_to_lack_anythi
 
 def test_the_embedded_snapshot_ships_in_the_package():
     pyproject = tomllib.loads((cards.DATA_DIR.parent / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = pyproject["tool"]["setuptools"]["package-data"]["cards"]
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["mentalmagic.carddata"]
     assert any(fnmatch.fnmatch(cards.EMBEDDED_PATH.name, p) for p in patterns)
 
 
@@ -275,8 +275,8 @@ def test_the_stored_default_is_not_stale_while_the_setting_is_unset(tmp_path, mo
 
 def test_a_playgroups_edited_ban_list_is_data_not_code(pool, tmp_path, monkeypatch):
     """House rules: a copy of the list with one more ban, named by MENTALMAGIC_BANLIST, is obeyed."""
-    from cards import BANLIST_PATH
-    from cards.banlist import read_banlist
+    from mentalmagic.carddata import BANLIST_PATH
+    from mentalmagic.carddata.banlist import read_banlist
     from mentalmagic.index import CandidateFinder
     from mentalmagic.pool import CardPool
 

@@ -7,8 +7,8 @@ import json
 import pytest
 from minipool import ATOMIC, FIELDS
 
-from cards import EMBEDDED_PATH
-from cards.atomic import open_text
+from mentalmagic.carddata import EMBEDDED_PATH
+from mentalmagic.carddata.atomic import open_text
 from mentalmagic.mana import NO_COST, ManaCost
 
 

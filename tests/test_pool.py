@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from cards import KNOWN_GAPS, SNAPSHOT_2026_11_21
+from mentalmagic.carddata import KNOWN_GAPS, SNAPSHOT_2026_11_21
 from mentalmagic.cards import card_from_record
 from mentalmagic.errors import UnknownCard
 from mentalmagic.formats import FORMATS, BanEntry, BanList

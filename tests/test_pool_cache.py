@@ -11,7 +11,7 @@ import sys
 
 from test_importers import TINY, write
 
-from cards import source_from_env
+from mentalmagic.carddata import source_from_env
 from mentalmagic.runtime import ensure_cards
 from mentalmagic.storage import connect
 from mentalmagic.storage.carddb import load_pool, pool_cache_path, read_finder, read_pool

@@ -411,8 +411,8 @@ def test_unknown_rule_sets_and_options_are_refused_with_a_code():
 def test_every_extra_card_is_copied_exactly_from_the_embedded_snapshot():
     from minipool import FIELDS
 
-    from cards import EMBEDDED_PATH
-    from cards.atomic import open_text
+    from mentalmagic.carddata import EMBEDDED_PATH
+    from mentalmagic.carddata.atomic import open_text
 
     with open_text(EMBEDDED_PATH) as fh:
         data = json.load(fh)["data"]

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import click
 
-from cards import source_from_env
-from cards.download import DEFAULT_URL, download, download_url
-
+from ..carddata import source_from_env
+from ..carddata.download import DEFAULT_URL, download, download_url
 from ..runtime import CARD_FILE_ERRORS, ensure_cards
 from ..storage import connect
 from .context import fail

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schema.sql"
+SCHEMA_PATH = Path(__file__).resolve().parent / "schema.sql"
 
 
 def connect(path: str | Path, *, apply_schema: bool = True) -> sqlite_utils.Database:

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import sqlite_utils
 
-from cards import Source
-from cards.banlist import banlist_path, read_banlist
-
+from ..carddata import Source
+from ..carddata.banlist import banlist_path, read_banlist
 from ..cards import Card, card_from_record
 from ..formats import BanList
 from ..index import CandidateFinder

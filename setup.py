@@ -1,0 +1,37 @@
+"""What pyproject.toml can't declare: the packages, and the translation catalogues compiled into the wheel.
+
+The packages are every folder under ``mentalmagic/`` (those holding only data too: setuptools
+would otherwise warn that it may one day leave them out) and ``mentalmagic.carddata``, the
+repository's ``cards/`` (pyproject.toml maps it).
+
+Every ``.po`` under ``mentalmagic/`` becomes its ``.mo`` in the build (Babel, a build requirement),
+and the ``.po`` is left out of the wheel: the installed package reads only the ``.mo``, so a
+start never tries to recompile into a read-only site-packages. The ``.po`` stays the committed
+source (and ships in the sdist).
+"""
+
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from setuptools import find_namespace_packages, setup
+from setuptools.command.build_py import build_py
+
+
+class BuildPyWithCatalogues(build_py):
+    def run(self):
+        super().run()
+        if self.editable_mode:  # an editable install reads the checkout's .mo (`make setup` compiles it)
+            return
+        for po in sorted(Path(self.build_lib).glob("mentalmagic/**/LC_MESSAGES/*.po")):
+            with open(po, "rb") as fh:
+                catalog = read_po(fh)
+            with open(po.with_suffix(".mo"), "wb") as fh:
+                write_mo(fh, catalog)
+            po.unlink()
+
+
+setup(
+    packages=[*find_namespace_packages(include=["mentalmagic*"], exclude=["*__pycache__"]), "mentalmagic.carddata"],
+    cmdclass={"build_py": BuildPyWithCatalogues},
+)
