@@ -1,11 +1,12 @@
 """`make dist-check`: the wheel as a judge installs it, checked outside the checkout (issue 24).
 
-In a temporary folder: a fresh virtual environment, the wheel and its dependencies downloaded
-(pip's cache and index as configured) and installed into it offline from that folder, and a home
-of its own, so the database lands in the user data folder platformdirs names there. Then, from that folder: `mentalmagic serve` on a free loopback
-port (its first start imports the cards) answering /api/v1/health, the lookup page in French and
-the mana font's stylesheet and font, stopped after; `mentalmagic self-check`; a look-up by a
-French name. Prints the wheel's size and the time from `pip install` to the server's first answer.
+In a temporary folder: a fresh virtual environment; the wheel and its dependencies downloaded
+(pip's cache and index as configured), then installed into it offline from that folder; a home
+of its own, so the database lands in the user data folder platformdirs names there. Then, from
+that folder: `mentalmagic serve` on a free loopback port (its first start imports the cards)
+answering /api/v1/health, the lookup page in French and the mana font's stylesheet and font,
+stopped after; `mentalmagic self-check`; a look-up by a French name. Prints the wheel's size and
+the time from `pip install` to the server's first answer.
 
     python scripts/dist_check.py dist/mentalmagic-0.1.0-py3-none-any.whl
 """
@@ -191,8 +192,8 @@ def main() -> int:
               f"{installed - started:.1f} s", flush=True)
 
         where = run([str(python), "-c", "import importlib.util, mentalmagic, mentalmagic.runtime as r; "
-                     "print(mentalmagic.__file__); print(importlib.util.find_spec('cards')); print(r.default_db_path())"],
-                    env, tmp, "importing the package").stdout.splitlines()
+                     "print(mentalmagic.__file__); print(importlib.util.find_spec('cards')); "
+                     "print(r.default_db_path())"], env, tmp, "importing the package").stdout.splitlines()
         check(Path(where[0]).resolve().is_relative_to(venv.resolve()), f"mentalmagic imported from {where[0]}")
         check(where[1] == "None", "the wheel installs a top-level `cards` package")
         db = Path(where[2])

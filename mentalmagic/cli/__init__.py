@@ -18,7 +18,7 @@ from .group import Group
 
 @click.group(cls=Group)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="SQLite file (default: $MENTALMAGIC_DB or instance/mentalmagic.sqlite).")
+              help="SQLite file (default: $MENTALMAGIC_DB, else instance/ in a checkout, else the user data folder).")
 @click.pass_context
 def main(ctx, db):
     """The Mental Magic arbiter."""

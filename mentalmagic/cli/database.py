@@ -46,7 +46,7 @@ def build(ctx, source_path, force):
 @click.command("download-cards")
 @click.option("--url", default=None, help=f"Where from (default $MENTALMAGIC_CARDS_URL or {DEFAULT_URL}).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to (default instance/AtomicCards.json.xz).")
+              help="Where to (default: beside the database).")
 @click.pass_context
 def download_cards(ctx, url, out):
     """Download the current AtomicCards file; then set MENTALMAGIC_CARDS to it."""
