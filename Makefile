@@ -3,6 +3,7 @@ PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 PORT    ?= 5000
 HOST    ?= 127.0.0.1
 # Benchmarks read the embedded snapshot unless SNAPSHOT names another AtomicCards file. The tests read
@@ -15,16 +16,25 @@ MO      := $(PO:.po=.mo)
 BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 --no-wrap --project=mentalmagic \
                  -o mentalmagic/web/translations/messages.pot .
 
-.PHONY: setup npm browser wrk serve dev test test-core lint bench capacity shards clean messages screenshots dist dist-check
+.PHONY: setup serve-setup npm browser wrk serve dev test test-core lint bench capacity shards clean messages screenshots dist dist-check
 
-setup: $(STAMP) $(NPM_STAMP) $(MO)
+# Two sets of packages: what serving needs (requirements.txt), and what tests, lint and benchmarks
+# add (requirements-dev.txt). `make serve` installs the first only; `make setup` and `make test` both.
+setup: $(DEV_STAMP) $(NPM_STAMP) $(MO)
+
+serve-setup: $(STAMP) $(MO)
 
 $(STAMP): requirements.txt pyproject.toml
-	@echo "setup: installing the Python packages into $(VENV) (the first time: a minute or so)" >&2
+	@echo "setup: installing the packages the server runs on into $(VENV)" >&2
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
+
+$(DEV_STAMP): requirements-dev.txt $(STAMP)
+	@echo "setup: installing the test, lint and benchmark packages into $(VENV)" >&2
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $(DEV_STAMP)
 
 # axe-core (the page tests only) from package.json's lockfile, into node_modules/ (ignored); the
 # mana font is vendored in the package. Without npm, as root, Debian's is installed. If npm can't
@@ -55,12 +65,12 @@ browser:
 	  else echo "install Debian's chromium (sudo apt-get install chromium) to run the page tests" >&2; exit 1; fi; }
 
 # Production: waitress, a worker process per core and one more (settings: mentalmagic/web/serving.py).
-serve: setup
+serve: serve-setup
 	@echo "serve: checking the card database (the first start imports the cards: a few seconds)" >&2
 	PORT=$(PORT) $(BIN)/mentalmagic serve --host $(HOST) --port $(PORT)
 
 # Development only: Flask's reloading debug server, one process.
-dev: setup
+dev: serve-setup
 	$(BIN)/flask --app app run --debug --host $(HOST) --port $(PORT)
 
 test: setup browser
@@ -70,7 +80,7 @@ test: setup browser
 test-core: setup
 	$(BIN)/python -m pytest -q -m "not snapshot"
 
-lint: setup
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
 # The bench drives the servers with Debian's wrk, a real load generator.
