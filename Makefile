@@ -80,8 +80,10 @@ test: setup browser
 test-core: setup
 	$(BIN)/python -m pytest -q -m "not snapshot"
 
+# Style (ruff) and the import rules (import-linter: the contracts in pyproject.toml).
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 # The bench drives the servers with Debian's wrk, a real load generator.
 wrk:
@@ -116,4 +118,4 @@ screenshots: setup browser
 	$(BIN)/python scripts/screenshots.py
 
 clean:
-	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache node_modules dist build $(MO)
+	rm -rf $(VENV) instance .pytest_cache .hypothesis .ruff_cache .import_linter_cache node_modules dist build $(MO)
