@@ -98,9 +98,9 @@ def french_strings_of_the_lookup_page() -> list[str]:
 class Server:
     """`mentalmagic serve` in its own process group, its output collected as it comes."""
 
-    def __init__(self, exe: Path, port: int, env: dict, cwd: Path):
+    def __init__(self, exe: Path, port: int, env: dict, cwd: Path, *args: str):
         flags = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if WINDOWS else {"start_new_session": True}
-        self.proc = subprocess.Popen([str(exe), "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
+        self.proc = subprocess.Popen([str(exe), "serve", "--host", "127.0.0.1", "--port", str(port), *args], env=env,
                                      cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      encoding="utf-8", **flags)
         self.out: list[str] = []
@@ -201,7 +201,13 @@ def main() -> int:
               f"the default database {db} is not a fresh file in the judge's data folder")
 
         port = free_port()
-        server = Server(exe, port, env, tmp)
+        opened, serve_env, args = tmp / "opened.txt", env, []
+        if not WINDOWS:  # `serve --open` hands the URL to $BROWSER: here a script noting it
+            browser = tmp / "browser"
+            browser.write_text(f"#!{sys.executable}\nimport sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n")
+            browser.chmod(0o755)
+            serve_env, args = {**env, "BROWSER": str(browser)}, ["--open"]
+        server = Server(exe, port, serve_env, tmp, *args)
         base = f"http://127.0.0.1:{port}"
         try:
             while True:
@@ -223,12 +229,14 @@ def main() -> int:
         check(f"http://127.0.0.1:{port}/" in "".join(server.out), f"serve did not print its URL:\n{said[-2000:]}")
         check(re.search(r"imported \d+ cards", said) is not None, f"serve showed no import progress:\n{said[-2000:]}")
         check(db.is_file(), f"no database at {db}")
+        check(not args or (opened.exists() and opened.read_text() == f"http://127.0.0.1:{port}/"),
+              "serve --open did not open the browser at its URL")
 
         out = run([str(exe), "self-check"], env, tmp, "mentalmagic self-check").stdout
         check(str(db) in out, f"self-check did not check {db}: {out}")
         out = run([str(exe), "candidates", FRENCH_NAME], env, tmp, f"mentalmagic candidates {FRENCH_NAME!r}").stdout
         check(ENGLISH_NAME in out and len(out.splitlines()) > 10, f"the look-up by a French name: {out[:500]}")
-    print("dist-check: ok (serve, /health, French page, mana font, self-check, French look-up)", flush=True)
+    print("dist-check: ok (serve --open, /health, French page, mana font, self-check, French look-up)", flush=True)
     return 0
 
 

@@ -136,6 +136,24 @@ def test_waitress_serves_in_one_process(serve):
     assert status == 200 and found["cards"][0]["name"] == "Savannah Lions"
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_open_shows_the_pages_in_the_browser_once_the_server_listens(serve, tmp_path, monkeypatch, workers):
+    """`serve --open` (issue 24) hands the URL to the default browser: here $BROWSER, a script that
+    notes the URL and whether the server answered it at that moment."""
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser"
+    browser.write_text(f"#!{sys.executable}\nimport sys, urllib.request\n"
+                       "status = urllib.request.urlopen(sys.argv[1], timeout=10).status\n"
+                       f"open({str(opened)!r}, 'w').write(f'{{sys.argv[1]}} {{status}}')\n")
+    browser.chmod(0o755)
+    monkeypatch.setenv("BROWSER", str(browser))
+    proc, port = serve("--workers", workers, "--open")
+    deadline = time.monotonic() + START_LIMIT
+    while not (opened.exists() and opened.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert opened.read_text() == f"http://127.0.0.1:{port}/ 200"
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
 def test_the_default_server_is_waitress_processes_that_half_open_clients_cant_starve(serve, monkeypatch):
     """`make serve`'s server: a worker per core and one more, and 120 connections that never finish

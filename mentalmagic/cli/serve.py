@@ -4,6 +4,10 @@ that loads the web layer, and only when it runs: look-ups and games don't load F
 from __future__ import annotations
 
 import os
+import socket
+import threading
+import time
+import webbrowser
 
 import click
 
@@ -26,8 +30,9 @@ def _serving():
               show_default="$MENTALMAGIC_WORKERS or one per core and one more (1 on Windows)", help="Server processes.")
 @click.option("--threads", type=int, default=None,
               help="Threads per process (default 4).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the pages in the browser once the server listens.")
 @click.pass_context
-def serve(ctx, host, port, server, workers, threads):
+def serve(ctx, host, port, server, workers, threads, open_browser):
     """Serve the API and the pages with a production WSGI server (settings: web/serving.py).
 
     Refuses to start, with one line saying why and exit status 1, when the self-check fails.
@@ -50,12 +55,30 @@ def serve(ctx, host, port, server, workers, threads):
         pinned = f", kept on cores {','.join(map(str, cpus))} in turn" if cpus else ""
         click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards, "
                    f"{server}, {workers} worker{'s' if workers != 1 else ''}{pinned})")
+        if open_browser:
+            threading.Thread(target=open_when_listening, args=(host, port), daemon=True).start()
 
     try:
         serving.serve(app, server, host, port, workers, threads, on_ready=ready)
     except OSError as e:  # the port is taken, or the address isn't this machine's
         raise click.ClickException(f"cannot listen on {host}:{port} ({e.strerror or e}): "
                                    "stop what runs there or choose another --port") from None
+
+
+def open_when_listening(host: str, port: int, limit: float = 30.0) -> bool:
+    """Open the pages in the default browser once ``host:port`` accepts connections (a single-process
+    server is ready a moment before it listens); False if it never does or no browser opens. The
+    URL is printed either way."""
+    local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host  # a wildcard address: this machine
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((local, port), timeout=1).close()
+        except OSError:
+            time.sleep(0.1)
+            continue
+        return webbrowser.open(f"http://{'[' + local + ']' if ':' in local else local}:{port}/")
+    return False
 
 
 COMMANDS = (serve,)
