@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 class Settings:
     rate_limit: int = 600  # requests per client per minute, on every route
     games_per_hour: int = 60  # POST /games (and POST /decks) per client per hour
-    rate_limit_storage: str = "memory://"  # a limits storage URI: memory://, redis://host, memcached://host
+    rate_limit_storage: str = "shared://"  # a limits URI: shared:// (a file beside the database), memory://, redis://…
     proxies: int = 0  # how many reverse proxies in front set X-Forwarded-For (the client is then theirs)
     access_log: str = "-"  # "-" standard error, "0" off, anything else a file path (appended to)
     connection_limit: int = 1000  # open connections per server process before new ones wait

@@ -26,8 +26,10 @@ def db(tmp_path_factory, card_db_path):
 
 
 @pytest.fixture
-def make_app(db, pool, finder):
+def make_app(db, pool, finder, tmp_path):
     def make(**settings):
+        # the default storage (shared://, a file of counts), this test's own: the db is the module's
+        settings.setdefault("rate_limit_storage", f"shared://{tmp_path}/counts.limits")
         s = Settings(access_log="0", **settings)
         return create_app({"DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder),
                            "SETTINGS": s})
@@ -48,7 +50,7 @@ def assert_rate_limited(response, most_wait: int) -> dict:
 # -- settings --------------------------------------------------------------------------------------
 def test_the_settings_default_to_600_a_minute_and_60_games_an_hour_and_0_turns_them_off():
     s = from_env({})
-    assert (s.rate_limit, s.games_per_hour, s.rate_limit_storage, s.access_log) == (600, 60, "memory://", "-")
+    assert (s.rate_limit, s.games_per_hour, s.rate_limit_storage, s.access_log) == (600, 60, "shared://", "-")
     off = from_env({"MENTALMAGIC_RATE_LIMIT": "0", "MENTALMAGIC_GAMES_PER_HOUR": " 0 "})
     assert (off.rate_limit, off.games_per_hour) == (0, 0)
 
@@ -71,15 +73,23 @@ def test_both_servers_get_the_same_connection_limits():
 def test_a_client_over_its_rate_limit_gets_429_with_retry_after_in_the_envelope(make_app):
     client = make_app(rate_limit=5, games_per_hour=0).test_client()
     for left in range(4, -1, -1):
-        response = client.get(f"{API}/health")
+        response = client.get(f"{API}/cards/Shock")
         assert response.status_code == 200
         assert response.headers["X-RateLimit-Remaining"] == str(left)
         assert "Retry-After" not in response.headers
     error = assert_rate_limited(client.get(f"{API}/cards", query_string={"q": "lion"}), 60)
     assert "5 per 1 minute" in error["message"]
     # another client is counted apart
-    other = client.get(f"{API}/health", environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    other = client.get(f"{API}/cards/Shock", environ_base={"REMOTE_ADDR": "192.0.2.7"})
     assert other.status_code == 200
+
+
+def test_health_counts_for_nothing_a_monitor_is_never_refused(make_app):
+    client = make_app(rate_limit=2, games_per_hour=0).test_client()
+    for _ in range(10):
+        response = client.get(f"{API}/health")
+        assert response.status_code == 200 and "X-RateLimit-Limit" not in response.headers
+    assert client.get(f"{API}/cards/Shock").headers["X-RateLimit-Remaining"] == "1"
 
 
 def test_the_page_over_its_limit_gets_a_429_with_retry_after_too(make_app):
@@ -137,7 +147,7 @@ def test_a_path_that_names_no_route_and_the_static_files_count_for_nothing(make_
     for _ in range(5):
         with client.get(f"/static/css/{CSS}") as response:  # a file: closed, not left to the collector
             assert response.status_code == 200
-    response = client.get(f"{API}/health")
+    response = client.get(f"{API}/cards/Shock")
     assert response.status_code == 200 and response.headers["X-RateLimit-Remaining"] == "1"
 
 
@@ -153,7 +163,7 @@ def test_counts_that_cant_be_reached_let_requests_through(make_app, monkeypatch,
     monkeypatch.setattr(FixedWindowRateLimiter, "hit", unreachable)
     monkeypatch.setattr(FixedWindowRateLimiter, "test", unreachable)
     for _ in range(3):
-        response = client.get(f"{API}/health")
+        response = client.get(f"{API}/cards/Shock")
         assert response.status_code == 200 and "X-RateLimit-Limit" not in response.headers
     assert client.post(f"{API}/games", json=GAME).status_code == 201
     assert "the counts' storage failed" in caplog.text

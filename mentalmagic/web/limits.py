@@ -3,10 +3,12 @@
 Every route counts against MENTALMAGIC_RATE_LIMIT requests per client per minute; the
 routes that create something to keep (a game, a deck) also against
 MENTALMAGIC_GAMES_PER_HOUR, each route apart, and only what they created (a refusal, or a
-deck's dry run, is never counted). The counts live in MENTALMAGIC_RATE_LIMIT_STORAGE: in memory
-by default, which is per process (with several workers, give them a shared redis:// or
-memcached:// storage to count a client once). A storage that can't be reached lets requests
-through (and says so in the log) rather than failing them.
+deck's dry run, is never counted). ``/health`` counts for nothing: a monitor is never refused
+(issue 23). The counts live in MENTALMAGIC_RATE_LIMIT_STORAGE: by default ``shared://``, a file
+beside the database that every worker of the server maps (web/sharedcounts.py), so the numbers
+hold for the whole server and survive a restart; ``memory://`` counts per process, ``redis://``
+or ``memcached://`` across machines. A storage that can't be reached lets requests through (and
+says so in the log) rather than failing them.
 
 Why ``limits`` itself and not Flask-Limiter, its Flask extension (which this module used until
 issue 8's last round): Flask-Limiter decides on every request which of its limits apply to the
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 from flask import Flask, current_app, g, request
 from limits import RateLimitItem, parse
@@ -28,6 +31,7 @@ from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from ..settings import Settings
+from . import sharedcounts  # noqa: F401 - registers the shared:// storage with limits
 from .decks import is_dry_run
 from .errors import envelope
 
@@ -36,9 +40,20 @@ from .errors import envelope
 CREATING = ("/api/v1/games", "/api/v1/decks")
 
 
+# Routes that never count: a monitor's /health must answer during a client's burst.
+EXEMPT = frozenset({"api.health", "static"})
+
+
+def storage_uri(s: Settings, db_path) -> str:
+    """The storage's URI: ``shared://`` alone means the file beside the database."""
+    uri = s.rate_limit_storage
+    return f"shared://{Path(db_path).resolve()}.limits" if uri.rstrip("/") in ("shared:", "shared:/") else uri
+
+
 def check_storage(s: Settings) -> None:
-    """A storage URI that names no storage (or one whose client isn't installed) is a ValueError naming it."""
-    if not (s.rate_limit or s.games_per_hour):
+    """A storage URI that names no storage (or one whose client isn't installed) is a ValueError naming it.
+    ``shared://`` is opened once the self-check has made the database's directory (``install``)."""
+    if not (s.rate_limit or s.games_per_hour) or s.rate_limit_storage.startswith("shared:"):
         return
     try:
         storage_from_string(s.rate_limit_storage)
@@ -49,8 +64,8 @@ def check_storage(s: Settings) -> None:
 class RateLimits:
     """The app's two limits and their counts: a fixed window a client, as Flask-Limiter counted."""
 
-    def __init__(self, s: Settings):
-        self.counts = FixedWindowRateLimiter(storage_from_string(s.rate_limit_storage))
+    def __init__(self, s: Settings, db_path):
+        self.counts = FixedWindowRateLimiter(storage_from_string(storage_uri(s, db_path)))
         self.per_minute = parse(f"{s.rate_limit} per minute") if s.rate_limit else None
         self.per_hour = parse(f"{s.games_per_hour} per hour") if s.games_per_hour else None
         self.hourly_says = f"at most {s.games_per_hour} created per client per hour"
@@ -59,8 +74,8 @@ class RateLimits:
         """Before a request: count it, and refuse it (429) when its client is over a limit. What the
         answer's X-RateLimit headers describe is kept in ``g.rate_limit``: the hourly limit on a
         creating route, else the per-minute one."""
-        if not request.endpoint or request.endpoint.rsplit(".", 1)[-1] == "static":
-            return None  # a path that names no route (its 404), and static files, count for nothing
+        if not request.endpoint or request.endpoint in EXEMPT or request.endpoint.endswith(".static"):
+            return None  # a path that names no route (its 404), /health and static files count for nothing
         client = request.remote_addr or "127.0.0.1"  # MENTALMAGIC_PROXIES makes it the forwarded one
         try:
             if self.per_minute is not None:
@@ -120,7 +135,10 @@ def install(app: Flask, s: Settings) -> RateLimits | None:
     """Count every request of ``app`` against the limits; None when both are off."""
     if not (s.rate_limit or s.games_per_hour):
         return None
-    limits = RateLimits(s)
+    try:
+        limits = RateLimits(s, app.config["DATABASE"])
+    except (OSError, ValueError) as e:
+        raise ValueError(f"MENTALMAGIC_RATE_LIMIT_STORAGE={s.rate_limit_storage!r} can't be opened ({e})") from None
     app.before_request(limits.check)
     app.after_request(limits.headers)
     return limits
