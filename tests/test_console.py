@@ -231,6 +231,7 @@ def test_axe_on_every_console_page(browser, base_url, locale):
     api(base_url, "POST", f"/games/{game['id']}/actions", judge,
         {"type": "move", "player": "p1", "card": api(base_url, "GET", f"/games/{game['id']}", judge)["cards"][0]["id"],
          "to": "battlefield", "face_down": True, "via": "morph"})
+    hand = [c["id"] for c in api(base_url, "GET", f"/games/{game['id']}", judge)["cards"] if c["zone"] == "hand"]
     guarded = Guarded(browser, base_url, locale=locale, bypass_csp=True)
     pg = guarded.new_page()
     try:
@@ -250,9 +251,23 @@ def test_axe_on_every_console_page(browser, base_url, locale):
         pg.locator("#command-input").press_sequentially("ana dr")
         sync_api.expect(pg.locator("#command-listbox")).to_be_visible()
         assert axe_violations(pg) == []
+        for _ in range(10):  # a log long enough to scroll (issue 20: it must be reachable by keyboard)
+            for kind in ("reveal", "end_reveal"):
+                api(base_url, "POST", f"/games/{game['id']}/actions", judge,
+                    {"type": kind, "player": "p1", "cards": [hand[0]]})
+        sync_api.expect(pg.locator("#log li")).to_have_count(22)
+        assert pg.evaluate("(n => n.scrollHeight > n.clientHeight)(document.getElementById('log'))")
+        assert axe_violations(pg) == []
+        pg.locator("#players li").nth(1).locator("button.leave").click()  # asked first, in a dialog
+        sync_api.expect(pg.locator("#confirm-dialog")).to_be_visible()
+        assert axe_violations(pg) == []
+        pg.locator("#confirm-yes").click()
+        sync_api.expect(pg.locator("#game-end")).to_be_visible()  # the end, shown
+        assert axe_violations(pg) == []
         pg.goto(f"/games/{game['id']}#token={game['players'][1]['token']}")
         pg.reload()
         sync_api.expect(pg.locator("#seat")).to_contain_text("Ben")
+        sync_api.expect(pg.locator("#game-end")).to_be_visible()
         assert axe_violations(pg) == []
     finally:
         guarded.context.close()
@@ -421,12 +436,24 @@ def test_a_player_leaves_by_click_and_the_judge_takes_it_back(browser, base_url)
     try:
         game = judge_page(pg, base_url, ["Shock", "Savannah Lions"])
         pg.get_by_role("button", name="Ben leaves the game (D9)").click()
+        # it asks first (issue 20): Ben's departure, and the end it brings, in words with their rules
+        dialog = pg.get_by_role("dialog")
+        sync_api.expect(dialog).to_contain_text("Ben leaves the game")
+        sync_api.expect(dialog).to_contain_text("D9")
+        sync_api.expect(dialog).to_contain_text("Ana wins.")
+        pg.get_by_role("button", name="Cancel").click()  # no: nothing is recorded
+        sync_api.expect(pg.locator("#command-status")).to_contain_text("nothing was recorded")
+        assert api(base_url, "GET", f"/games/{game['id']}/events", game["judge_token"])["events"] == []
+        pg.get_by_role("button", name="Ben leaves the game (D9)").click()
+        pg.get_by_role("button", name="Yes, record it").click()
         sync_api.expect(pg.locator("#players li").nth(1)).to_contain_text("left the game")
         sync_api.expect(pg.locator("#log li").first).to_contain_text("Ben leaves the game")
+        sync_api.expect(pg.locator("#game-end")).to_contain_text("Ana wins.")
         assert api(base_url, "GET", f"/games/{game['id']}", game["judge_token"])["players"][1]["status"] == "left"
         pg.locator("#undo-button").click()
         sync_api.expect(pg.locator("#command-status")).to_contain_text("Undone: event 1, Ben leaves the game")
         sync_api.expect(pg.locator("#players li").nth(1)).to_contain_text("in the game")
+        sync_api.expect(pg.locator("#game-end")).to_be_hidden()  # the end taken back: the game goes on
     finally:
         guarded.context.close()
     guarded.check()

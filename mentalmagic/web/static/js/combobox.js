@@ -4,6 +4,8 @@
  *   new Combobox(input, listbox, {
  *     fetch: (q, signal) => Promise<items>,   // suggestions for the typed text
  *     render: (item) => [nodes],              // an option's content
+ *     disabled: (item) => bool,               // optional: shown, announced as unavailable, not chosen
+ *     onDisabled: (item) => …,                // optional: a disabled option clicked or entered
  *     onChoose: (item) => …,                  // an option chosen (click or Enter)
  *     onEnter: () => …,                       // Enter with no option active
  *     onError: (err) => …,
@@ -80,8 +82,9 @@ export class Combobox {
       return;
     }
     this.listbox.replaceChildren(...items.map((item, i) => {
-      const li = el("li", { id: `${this.prefix}-${i}`, role: "option", "aria-selected": "false", class: "option" },
-        ...this.render(item));
+      const off = !!(this.disabled && this.disabled(item));
+      const li = el("li", { id: `${this.prefix}-${i}`, role: "option", "aria-selected": "false",
+        class: off ? "option is-disabled" : "option", "aria-disabled": off ? "true" : null }, ...this.render(item));
       li.addEventListener("mousedown", (ev) => ev.preventDefault()); // keep focus in the input
       li.addEventListener("click", () => this.choose(i));
       return li;
@@ -121,6 +124,10 @@ export class Combobox {
   choose(i) {
     const item = this.items[i];
     if (!item) return;
+    if (this.disabled && this.disabled(item)) {
+      if (this.onDisabled) this.onDisabled(item);
+      return;
+    }
     this.cancel();
     this.close();
     this.onChoose(item);

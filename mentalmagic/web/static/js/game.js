@@ -7,6 +7,8 @@ import { ApiError, getJSON } from "./api.js";
 import { call, savedGames } from "./call.js";
 import { cardView } from "./cardview.js";
 import { Combobox } from "./combobox.js";
+import { confirmFirst } from "./confirm.js";
+import { consequences, describe as describeEvent, endWords, lossWords } from "./gamelog.js";
 import { CommandError, completions, query, withSeat } from "./commandline.js";
 import { lang, localName, num, t } from "./i18n.js";
 import { manaCost } from "./mana.js";
@@ -46,6 +48,15 @@ const playerName = (pid) => (S.game && (S.game.players.find((p) => p.id === pid)
 const cardById = (id) => S.game && S.game.cards.find((c) => c.id === id);
 const pstatus = (s) => (t(`pstatus.${s}`).startsWith("pstatus.") ? s : t(`pstatus.${s}`));
 const ref = (id) => (S.handle.has(id) ? `#${S.handle.get(id)}` : id);
+
+/** A card in the log: its number, and its name when everybody knows it (a commander, 903.3). */
+function cardWords(id) {
+  const c = cardById(id);
+  return c && c.commander && printedLabel(c) ? `${ref(id)} ${printedLabel(c)}` : ref(id);
+}
+const logCtx = { who: playerName, card: cardWords };
+const describe = (e) => describeEvent(e, logCtx);
+const finished = () => S.game && S.game.status === "finished";
 
 // -- the API -------------------------------------------------------------------------------------
 const api = (method, path, body) => call(method, `/games/${encodeURIComponent(GAME)}${path}`, { token, body });
@@ -169,8 +180,10 @@ function render() {
       el("span", { text: ` ${t("game.hand_size", { n: mine("hand") })} · ${t("game.controls", { n: controls })}`
         + ` · ${t("game.owns", { n: g.cards.filter((c) => c.owner === p.id && c.zone !== "removed").length })}` }),
       p.id === g.you ? el("span", { class: "mark mark-you", text: t("game.you") }) : null,
-      leaveButton(p), commanderLine(g, p));
+      leaveButton(p), outReason(p), commanderLine(g, p), damageForm(g, p));
   }));
+  renderEnd(g);
+  $("format").textContent = t("game.format", { format: g.format });
   $("library-line").textContent = t("game.library", { n: g.library_size });
   // zones
   const sections = [];
@@ -191,7 +204,9 @@ function render() {
     el("strong", { text: n.name }), ` — ${playerName(n.player)} (${ref(n.card)})`,
     n.exception ? el("span", { class: "mark", text: ` ${n.exception}` }) : null))
     : [el("li", { class: "muted", text: t("game.no_names") })]));
-  // log
+  // the log, and whether anything but undo may be done
+  for (const node of [$("command-input"), $("command-submit"), $("end-button")]) node.disabled = finished();
+  $("end-button").hidden = !isJudge() || finished();
   $("log").replaceChildren(...S.events.slice().reverse().map((e) => el("li", { class: "event" },
     el("span", { class: "seq", text: `${num(e.seq)}. ` }), describe(e),
     e.rule ? el("span", { class: "rule", text: ` (${t("rule", { rule: e.rule })})` }) : null)));
@@ -224,39 +239,69 @@ function commanderLine(g, p) {
     damage.length ? el("span", { text: ` · ${damage.join(", ")}` }) : null);
 }
 
+/** Why a player is out of the game, from the log: the loss and its rule, or the departure (D9). */
+function outReason(p) {
+  if (p.status === "in_game") return null;
+  const e = S.events.slice().reverse().find((x) => (x.data.game_loss && x.data.game_loss.player === p.id)
+    || (x.type === "leave_game" && x.data.player === p.id));
+  if (!e) return null;
+  const words = e.data.game_loss ? lossWords(e.data.game_loss, e, logCtx) : t("log.leave", { who: p.name });
+  const rule = e.data.game_loss ? e.data.game_loss.rule : e.rule;
+  return el("p", { class: "out-reason" }, words, rule ? ` (${t("rule", { rule })})` : "");
+}
+
+/** The end of the game, for everyone at the table: who won or remains, who is out and why (104.2a). */
+function renderEnd(g) {
+  const box = $("game-end");
+  const wasHidden = box.hidden;
+  box.hidden = !finished();
+  if (!finished()) return;
+  const out = g.players.filter((p) => p.status !== "in_game");
+  $("game-end-title").textContent = t("end.title");
+  $("game-end-body").replaceChildren(
+    el("p", { class: "end-result" }, endWords(g.finished, logCtx),
+      g.finished.rule ? ` (${t("rule", { rule: g.finished.rule })})` : ""),
+    out.length ? el("ul", { class: "end-out" }, ...out.map((p) => el("li", {}, el("strong", { text: p.name }), " — ",
+      outReason(p) || pstatus(p.status)))) : null,
+    el("p", { class: "hint", text: t(isJudge() ? "end.read_only_judge" : "end.read_only") }),
+    isJudge() ? undoButton() : null);
+  if (wasHidden && isJudge()) $("game-end-title").focus();
+}
+
+function undoButton() {
+  const b = el("button", { type: "button", class: "undo-now", text: t("end.undo") });
+  b.addEventListener("click", undo);
+  return b;
+}
+
+/** 903.10a from the player's row: combat damage a commander dealt this player, in one step. */
+function damageForm(g, p) {
+  if (!p.commanders || p.status !== "in_game" || finished() || !isJudge()) return null;
+  const others = g.players.filter((q) => q.id !== p.id).flatMap((q) => q.commanders || []);
+  if (!others.length) return null;
+  const sel = el("select", { id: `damage-from-${p.id}`, class: "damage-from" },
+    ...others.map((id) => el("option", { value: id, text: cardWords(id) })));
+  const amount = el("input", { type: "number", id: `damage-n-${p.id}`, class: "damage-n", min: 1, max: 1000,
+    value: 1, inputmode: "numeric" });
+  const b = el("button", { type: "submit", class: "small", text: t("damage.record") });
+  const form = el("form", { class: "damage-form", "aria-label": t("damage.for", { name: p.name }) },
+    el("label", { for: sel.id, text: t("damage.from") }), sel,
+    el("label", { for: amount.id, text: t("damage.amount") }), amount, b);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const n = Number(amount.value);
+    send({ type: "commander_damage", player: p.id, commander: sel.value, amount: n },
+      t("damage.tried", { name: p.name, n, commander: cardWords(sel.value) }), cmdStatus);
+  });
+  return form;
+}
+
 function leaveButton(p) {
-  if (p.status !== "in_game" || !(isJudge() || seat() === p.id)) return null;
+  if (p.status !== "in_game" || finished() || !(isJudge() || seat() === p.id)) return null;
   const b = el("button", { type: "button", class: "small leave", text: t("game.leave"),
     "aria-label": t("game.leave_for", { name: p.name }) });
   b.addEventListener("click", () => send({ type: "leave_game", player: p.id }, t("game.leave_for", { name: p.name }), cmdStatus));
   return b;
-}
-
-function describe(e) {
-  const d = e.data;
-  const who = playerName(e.player || d.player);
-  const named = d.naming && d.naming.name ? ` ${t("log.named", { name: d.naming.name })}` : "";
-  switch (e.type) {
-    case "draw":
-      return t("log.draw", { who, n: (d.cards || []).length, cards: (d.cards || []).map(ref).join(" ") });
-    case "move":
-      return t("log.move", { who, card: ref(d.card), from: t(`zone.${d.from}`), to: t(`zone.${d.to}`) })
-        + (d.pentaland ? ` ${t("game.pentaland")}` : d.face_down ? ` ${t("game.face_down")}` : "") + named
-        + (d.game_loss ? ` ${t("log.loss", { who: playerName(d.game_loss.player) })}` : "");
-    case "name":
-      return t("log.name", { who, card: ref(d.card), name: (d.naming && d.naming.name) || d.name || "" });
-    case "turn_face_up":
-      return t("log.up", { who, card: ref(d.card) }) + named
-        + (d.game_loss ? ` ${t("log.loss", { who: playerName(d.game_loss.player) })}` : "");
-    case "reveal": case "look": case "end_reveal": case "end_look":
-      return t(`log.${e.type}`, { who, cards: (d.cards || []).map(ref).join(" ") });
-    case "leave_game":
-      return t("log.leave", { who });
-    case "shuffle":
-      return t("log.shuffle", { who });
-    default:
-      return `${who}: ${e.type}`;
-  }
 }
 
 function renderLinks() {
@@ -267,6 +312,8 @@ function renderLinks() {
     const reissue = el("button", { type: "button", class: "small", text: t("links.reissue"),
       "aria-label": t("links.reissue_for", { name: p.name }) });
     reissue.addEventListener("click", async () => {
+      if (!(await confirmFirst(t("links.reissue_for", { name: p.name }),
+        [t("confirm.reissue", { name: p.name }), t("confirm.reissue_undo")], t("confirm.yes_reissue")))) return;
       try {
         const { body } = await api("POST", `/players/${encodeURIComponent(p.id)}/token`, {});
         const all = savedGames();
@@ -334,11 +381,21 @@ function renderPanel() {
     t("panel.zone", { zone: t(`zone.${c.zone}`) }),
     c.owner ? t("panel.owner", { name: playerName(c.owner) }) : null,
     c.controller ? t("panel.controller", { name: playerName(c.controller) }) : null,
+  ].filter(Boolean);
+  const printedFacts = [
     c.printed ? t("panel.printed", { name: printedLabel(c) }) : t("game.hidden"),
     c.mana_value != null ? t("panel.mana_value", { n: c.mana_value }) : null,
     c.colors ? t("panel.colours", { c: c.colors.length ? c.colors.map((x) => t(`colour.${x}`)).join(", ") : t("colour.C") }) : null,
   ].filter(Boolean);
+  // a face-down card (708.2) or a Pentaland (703.4) is colourless with mana value 0 where it is;
+  // its printed card is what its controller and the judge see, apart
+  const seenAs = c.zone !== "hand" && c.zone !== "library" && (c.pentaland ? "panel.table_pentaland"
+    : c.face_down ? "panel.table_face_down" : null);
   $("card-facts").replaceChildren(el("ul", { class: "facts" }, ...facts.map((f) => el("li", { text: f })),
+    seenAs ? el("li", { class: "table-sees", text: t(seenAs) }) : null,
+    ...(seenAs ? [el("li", { class: "printed-heading", text: t("panel.printed_apart") }),
+      el("li", {}, el("ul", { class: "facts printed-facts" }, ...printedFacts.map((f) => el("li", { text: f }))))]
+      : printedFacts.map((f) => el("li", { text: f }))),
     el("li", {}, ...marks(c))));
   $("card-text").replaceChildren();
   if (c.printed) {
@@ -348,36 +405,55 @@ function renderPanel() {
   }
   const inHidden = c.zone === "hand" || c.zone === "library";
   // a name is asked for where an action here may take one: cast, play, resolve, name
-  $("name-input").closest(".field").hidden = !(c.printed && !c.named_as && !(c.face_down && !inHidden))
+  $("name-input").closest(".field").hidden = !(c.printed && !c.named_as && !c.commander && !(c.face_down && !inHidden))
     || (seat() && ![c.owner, c.controller].includes(seat()));
   const acts = [];
   const act = (key, action) => acts.push([key, action]);
   const named = () => ($("name-input").value.trim() ? { name: $("name-input").value.trim() } : {});
-  if (c.zone === "hand") {
-    act("cast", () => ({ type: "move", card: c.id, to: "stack", ...named() }));
-    act("play", () => ({ type: "move", card: c.id, to: "battlefield", ...named() }));
-    act("morph", () => ({ type: "move", card: c.id, to: "battlefield", face_down: true, via: "morph" }));
-    act("pentaland", () => ({ type: "move", card: c.id, to: "battlefield", pentaland: true }));
-  }
-  if (c.zone === "stack") act("resolve", () => ({ type: "move", card: c.id, to: "battlefield", ...named() }));
-  if (inHidden && !c.named_as) act("name", () => ({ type: "name", card: c.id, name: $("name-input").value.trim() }));
-  if (c.face_down && !c.pentaland && !inHidden) acts.push(["face_up", null]);
-  for (const z of ["hand", "graveyard", "exile", "library"]) {
-    // leaving a hand face up or going to a graveyard asks for the name in the same step (705.2, 705.3)
-    if (c.zone !== z) act(`to_${z}`, () => ({ type: "move", card: c.id, to: z, ...named() }));
+  if (c.commander) commanderActions(c, acts);
+  else {
+    if (c.zone === "hand") {
+      act("cast", () => ({ type: "move", card: c.id, to: "stack", ...named() }));
+      act("play", () => ({ type: "move", card: c.id, to: "battlefield", ...named() }));
+      act("morph", () => ({ type: "move", card: c.id, to: "battlefield", face_down: true, via: "morph" }));
+      act("pentaland", () => ({ type: "move", card: c.id, to: "battlefield", pentaland: true }));
+    }
+    if (c.zone === "stack") act("resolve", () => ({ type: "move", card: c.id, to: "battlefield", ...named() }));
+    if (inHidden && !c.named_as) act("name", () => ({ type: "name", card: c.id, name: $("name-input").value.trim() }));
+    if (c.face_down && !c.pentaland && !inHidden) acts.push(["face_up", null]);
+    for (const z of ["hand", "graveyard", "exile", "library"]) {
+      // leaving a hand face up or going to a graveyard asks for the name in the same step (705.2, 705.3)
+      if (c.zone !== z) act(`to_${z}`, () => ({ type: "move", card: c.id, to: z, ...named() }));
+    }
   }
   if (!c.revealed && inHidden) act("reveal", () => ({ type: "reveal", cards: [c.id] }));
   if (c.revealed) act("end_reveal", () => ({ type: "end_reveal", cards: [c.id] }));
   if (c.zone === "library" && !c.revealed) act("look", () => ({ type: "look", cards: [c.id] }));
   if (S.looks && S.looks.has(c.id)) act("end_look", () => ({ type: "end_look", cards: [c.id] }));
   const mine = !seat() || [c.owner, c.controller].includes(seat());
-  if (!mine) acts.length = 0; // a player acts on their own cards only (the API would refuse the rest)
-  $("card-actions").replaceChildren(...acts.map(([key, build]) => {
-    const b = el("button", { type: "button", "data-action": key, text: t(`action.${key}`) });
-    b.addEventListener("click", () => (build ? send({ ...build(), player: actorOf(c) }, t(`action.${key}`), cardStatus)
+  if (!mine || finished()) acts.length = 0; // a player acts on their own cards only; a finished game takes nothing
+  $("card-actions").replaceChildren(...acts.map(([key, build, vars]) => {
+    const label = t(`action.${key}`, vars || {});
+    const b = el("button", { type: "button", "data-action": key, text: label });
+    b.addEventListener("click", () => (build ? send({ ...build(), player: actorOf(c) }, label, cardStatus)
       : faceUpChoices(c)));
     return b;
   }));
+}
+
+/** A commander's card menu (D14): played as itself, never named; cast from the command zone with the
+ * next tax shown (903.8); elsewhere, back to the command zone, its owner's choice (903.9a, 903.9b). */
+function commanderActions(c, acts) {
+  const move = (to) => () => ({ type: "move", card: c.id, to });
+  if (c.zone === "command") {
+    const p = S.game.players.find((q) => (q.commanders || []).includes(c.id));
+    acts.push(["cast_commander", move("stack"), { tax: (p && p.commander_tax && p.commander_tax[c.id]) || "{0}" }]);
+    return;
+  }
+  if (c.zone === "hand") acts.push(["cast", move("stack")], ["play", move("battlefield")]);
+  if (c.zone === "stack") acts.push(["resolve", move("battlefield")]);
+  acts.push(["to_command", move("command"), { rule: ["hand", "library"].includes(c.zone) ? "903.9b" : "903.9a" }]);
+  for (const z of ["hand", "graveyard", "exile", "library"]) if (c.zone !== z) acts.push([`to_${z}`, move(z)]);
 }
 
 /** 705.4: the names this face-down card may take now, the 705.4a exception or the game loss, in words. */
@@ -390,7 +466,8 @@ async function faceUpChoices(c) {
     const parts = [el("p", { class: "advice", text: `${body.advice} (${t("rule", { rule: body.rule })})` })];
     if (body.exception) parts.push(el("p", { class: "mark-exception", text: t("faceup.exception") }));
     if (body.loses) {
-      parts.push(el("p", { class: "mark-loss", text: t("faceup.loses", { name: playerName(c.controller || c.owner) }) }));
+      parts.push(el("p", { class: "mark-loss", text: t("faceup.loses", { name: playerName(c.controller || c.owner) })
+        + (body.why ? ` ${t(`loss.why.${body.why}`)}` : "") }));
       const b = el("button", { type: "button", text: t("faceup.turn_unnamed") });
       b.addEventListener("click", () => send({ type: "turn_face_up", card: c.id, player: actorOf(c) }, t("faceup.turn_unnamed"), cardStatus));
       parts.push(b);
@@ -415,6 +492,7 @@ async function candidates(cardId) {
   if (!c || !c.printed) return null;
   if (S.cands && S.cands.id === cardId && S.cands.seq === S.game.seq) return S.cands.list;
   const params = { printed: c.printed, game: GAME, format: S.game.format };
+  if (S.game.format === "commander") params.player = actorOf(c); // within the namer's identity (903.5c)
   if (S.game.options && S.game.options.phyrexian_as_hybrid) params.phyrexian_as_hybrid = "true";
   const body = await getJSON("/candidates", params);
   const takers = new Map(S.names.map((n) => [fold(n.name), n.player]));
@@ -441,6 +519,9 @@ const nameBox = new Combobox($("name-input"), $("name-listbox"), {
   fetch: async (q) => matchCandidates((await candidates(S.selected)) || [], q),
   render: candidateOption,
   onChoose: (k) => { $("name-input").value = k.name; },
+  // a taken name can't be given again (704.2); 705.4a opens some only as a face-down card turns up
+  disabled: (k) => k.taken,
+  onDisabled: (k) => cardStatus.show(t("name.taken_why", { name: localName(k), who: playerName(k.takenBy) }), "error"),
   onEnter: () => {},
   onError: (e) => cardStatus.error(e),
 });
@@ -451,13 +532,40 @@ void nameBox;
 async function send(action, tried, status) {
   status.show(t("game.sending"), "busy");
   try {
+    if (mayEndAGame(action) && !(await askFirst(await api("POST", "/actions?dry_run=1", action), tried, status))) return false;
     const { body } = await api("POST", "/actions", action);
     await poll(true);
-    status.show(t("done", { what: describe(body.event) }));
+    done(status, body.event);
     return true;
   } catch (e) {
     refused(status, tried, e);
     return false;
+  }
+}
+
+/** Actions that may end a player's game (D8, 903.10a, D9) or the game: asked about first. */
+function mayEndAGame(a) {
+  if (["leave_game", "end_game", "commander_damage", "turn_face_up"].includes(a.type)) return true;
+  const c = a.card && cardById(a.card);
+  return a.type === "move" && !!c && c.face_down && !c.pentaland;
+}
+
+/** A preview's consequences in words, asked once; true to go ahead (and at once when there are none). */
+async function askFirst({ body }, tried, status) {
+  const lines = consequences(body, logCtx);
+  if (!lines.length) return true;
+  const yes = await confirmFirst(tried, lines, t("confirm.yes"));
+  if (!yes) status.show(t("confirm.cancelled"));
+  return yes;
+}
+
+/** What was done; after a loss or the end, the undo is offered right there. */
+function done(status, event) {
+  status.show(t("done", { what: describe(event) }));
+  if (event && (event.data.game_loss || ["leave_game", "end_game"].includes(event.type)) && isJudge()) {
+    const b = el("button", { type: "button", class: "small undo-now", text: t("end.undo") });
+    b.addEventListener("click", undo);
+    status.node.append(" ", b);
   }
 }
 
@@ -521,18 +629,20 @@ async function runCommand() {
     await ask(q, line);
     return;
   }
-  if (await sendLine(withSeat(line, ctx()))) input.value = "";
-  else input.setAttribute("aria-invalid", "true");
+  const ok = await sendLine(withSeat(line, ctx()));
+  if (ok) input.value = "";
+  else if (ok === false) input.setAttribute("aria-invalid", "true"); // null: the judge said no, nothing is wrong
 }
 
 /** A line of the grammar, read and decided by the server; a refusal shows its rule next to the line. */
 async function sendLine(line) {
   cmdStatus.show(t("game.sending"), "busy");
   try {
+    if (!(await askFirst(await api("POST", "/line?dry_run=1", { line }), line, cmdStatus))) return null;
     const { body } = await api("POST", "/line", { line });
     await poll(true);
-    cmdStatus.show(body.undone ? t("undone", { what: describe(body.undone), seq: body.undone.seq })
-      : t("done", { what: describe(body.event) }));
+    if (body.undone) cmdStatus.show(t("undone", { what: describe(body.undone), seq: body.undone.seq }));
+    else done(cmdStatus, body.event);
     return true;
   } catch (e) {
     refused(cmdStatus, line, e);
@@ -575,6 +685,7 @@ const cmdBox = new Combobox(cmdInput, $("command-listbox"), {
 
 $("command-form").addEventListener("submit", (ev) => { ev.preventDefault(); runCommand(); });
 $("undo-button").addEventListener("click", undo);
+$("end-button").addEventListener("click", () => send({ type: "end_game" }, t("game.end"), cmdStatus));
 $("close-card").addEventListener("click", closePanel);
 document.addEventListener("keydown", (ev) => {
   const typing = ev.target.matches("input, textarea") && ev.target.value;

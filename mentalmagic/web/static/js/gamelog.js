@@ -1,0 +1,90 @@
+/* The log in words: what each event changed and why, the loss and the end of a game (issue 20).
+ * ``who(pid)`` names a player, ``card(id)`` a card as this page numbers it. */
+import { t } from "./i18n.js";
+
+const VIA = ["morph", "megamorph", "disguise", "manifest", "cloak", "effect"];
+const via = (v) => (VIA.includes(v) ? t(`via.${v}`) : v);
+
+/** Why a player is out: a loss (its rule and reason) or a departure, in a sentence. */
+export function lossWords(loss, e, { who, card }) {
+  const name = who(loss.player);
+  if (loss.rule === "903.10a") {
+    return t("loss.commander_damage", { who: name, total: e.data.total, commander: card(e.data.commander) });
+  }
+  const why = loss.why ? ` ${t(`loss.why.${loss.why}`)}` : "";
+  return t("loss.d8", { who: name }) + why;
+}
+
+/** What leaves with a player who is out (D9). */
+export function departureWords(d, { who }) {
+  const n = (d.removed || []).length;
+  return t("loss.departure", { who: who(d.player), n });
+}
+
+/** The end of the game (104.2a, or the judge's end), in a sentence. */
+export function endWords(finished, { who }) {
+  if (!finished) return "";
+  if (finished.by === "judge") return t("end.by_judge");
+  const names = (finished.winners || []).map(who);
+  return names.length ? t("end.winners", { names: names.join(", "), n: names.length }) : t("end.no_winner");
+}
+
+/** One event in words; the rule is shown beside it by the caller. */
+export function describe(e, ctx) {
+  const d = e.data || {};
+  const { who: name, card } = ctx;
+  const who = name(e.player || d.player);
+  const named = d.naming && d.naming.name ? ` ${t("log.named", { name: d.naming.name })}` : "";
+  const exception = d.naming && d.naming.exception ? ` ${t("log.exception")}` : "";
+  const loss = d.game_loss ? ` — ${lossWords(d.game_loss, e, ctx)}` : "";
+  switch (e.type) {
+    case "draw":
+      return t("log.draw", { who, n: (d.cards || []).length, cards: (d.cards || []).map(card).join(" ") });
+    case "move": {
+      if (d.commander_cast) {
+        return t("log.commander_cast", { who, card: card(d.card), count: d.commander_cast.count,
+          tax: d.commander_cast.tax });
+      }
+      if (d.to === "command") return t("log.to_command", { who, card: card(d.card), from: t(`zone.${d.from}`) });
+      let how = "";
+      if (d.pentaland) how = ` ${t(d.from === "hand" && d.to === "battlefield" ? "log.as_pentaland" : "log.still_pentaland")}`;
+      else if (d.face_down && d.via) how = ` ${t("log.face_down_via", { via: via(d.via) })}`;
+      else if (d.face_down) how = ` ${t("game.face_down")}`;
+      const revealed = d.revealed ? ` ${t("log.revealed_d12")}` : "";
+      return t("log.move", { who, card: card(d.card), from: t(`zone.${d.from}`), to: t(`zone.${d.to}`) })
+        + how + revealed + named + exception + (d.note ? ` ${t("log.already_named")}` : "") + loss;
+    }
+    case "name":
+      return t(d.choice ? "log.choose" : "log.name", { who, card: card(d.card),
+        name: (d.naming && d.naming.name) || d.name || "" });
+    case "turn_face_up":
+      return t("log.up", { who, card: card(d.card) }) + (d.via ? ` ${t("log.by_via", { via: via(d.via) })}` : "")
+        + named + exception + loss;
+    case "reveal": case "look": case "end_reveal": case "end_look":
+      return t(`log.${e.type}`, { who, cards: (d.cards || []).map(card).join(" ") });
+    case "leave_game":
+      return departureWords(d, ctx);
+    case "shuffle":
+      return t(d.random ? "log.shuffle" : "log.shuffle_at", { who, at: d.at });
+    case "commander_damage":
+      return t("log.commander_damage", { who, n: d.amount, commander: card(d.commander), total: d.total }) + loss;
+    case "end_game":
+      return t("log.end_game");
+    default:
+      return `${who}: ${e.type}`;
+  }
+}
+
+/** The consequences a preview (dry run) of an action announces, in sentences; none for an ordinary action. */
+export function consequences(preview, ctx) {
+  const out = [];
+  const e = preview.event || preview.undone;
+  if (!e || preview.undone) return out;
+  const d = e.data || {};
+  if (d.game_loss) out.push(lossWords(d.game_loss, e, ctx), departureWords(d.game_loss, ctx));
+  if (e.type === "leave_game") out.push(departureWords(d, ctx));
+  if (e.type === "end_game") out.push(t("confirm.end_game"));
+  if (preview.finished && e.type !== "end_game") out.push(endWords(preview.finished, ctx));
+  if (out.length) out.push(t("confirm.undo_after"));
+  return out;
+}
