@@ -10,16 +10,19 @@ file. Every test that uses the snapshot, through any fixture, is marked
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+import minipool
 import pytest
+import support
 from minipool import mini_pool as build_mini_pool
 
 from mentalmagic.carddata import EMBEDDED_PATH, source_from_env
 from mentalmagic.index import CandidateFinder
 from mentalmagic.storage import connect
-from mentalmagic.storage.carddb import build_cards, read_pool
+from mentalmagic.storage.carddb import build_cards, read_finder, read_pool
 
 # The suite creates many games from one address: no rate limit and no access log unless a test
 # asks for them (tests/test_limits.py passes its own SETTINGS). Set before any app is built.
@@ -108,3 +111,52 @@ def cards_app(card_db_path, snapshot_pool, snapshot_finder):
 @pytest.fixture
 def cards_client(cards_app):
     return cards_app.test_client()
+
+
+# -- one app over a fresh database, for the API tests -------------------------------------------
+@pytest.fixture(scope="session")
+def mini_card_db_path(tmp_path_factory) -> Path:
+    """A real SQLite card database imported, as the snapshot is, from the mini pool's cards."""
+    folder = tmp_path_factory.mktemp("minicards")
+    atomic = folder / "AtomicCards.json"
+    atomic.write_text(json.dumps({"data": minipool.ATOMIC}), encoding="utf-8")
+    path = folder / "mentalmagic.sqlite"
+    db = connect(path)
+    build_cards(db, source_from_env(str(atomic)))
+    db.conn.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def mini_db_finder(mini_card_db_path) -> CandidateFinder:
+    return read_finder(mini_card_db_path)
+
+
+@pytest.fixture(scope="module")
+def mini_app(tmp_path_factory, mini_card_db_path, mini_db_finder):
+    return support.games_app(tmp_path_factory, mini_card_db_path, mini_db_finder.pool, mini_db_finder, "mini_app")
+
+
+@pytest.fixture(scope="module")
+def snapshot_app(tmp_path_factory, card_db_path, snapshot_finder):
+    return support.games_app(tmp_path_factory, card_db_path, snapshot_finder.pool, snapshot_finder, "snapshot_app")
+
+
+@pytest.fixture(scope="module")
+def app(request):
+    """The Flask app over a fresh database of the module's own (its games, its decks).
+
+    Its cards are the mini pool's; in a module marked ``pytestmark = pytest.mark.snapshot`` they are
+    the full snapshot's. A test of a core-tier module that needs the snapshot asks for
+    ``snapshot_client``. The card pool is preloaded: nothing is rebuilt per module."""
+    return request.getfixturevalue("snapshot_app" if request.node.get_closest_marker("snapshot") else "mini_app")
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def snapshot_client(snapshot_app):
+    return snapshot_app.test_client()

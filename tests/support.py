@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import sqlite3
 import threading
@@ -17,6 +18,36 @@ def games_app(tmp_path_factory, card_db_path, pool, finder, name: str):
 
     db = fresh_games_db(card_db_path, tmp_path_factory.mktemp(name) / "games.sqlite")
     return create_app({"TESTING": True, "DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+
+
+def checked(response):
+    """Every answer under /api/ is JSON and never a 500 (a Flask test response)."""
+    assert response.status_code != 500, response.data[:500]
+    assert response.is_json, (response.status_code, response.content_type, response.data[:200])
+    assert b"<html" not in response.data.lower()
+    return response
+
+
+def assert_envelope(response, status: int) -> dict:
+    """The one error envelope (docs/api.md, "Conventions") with ``status``; its ``error`` object.
+
+    Exactly one ``error`` key holding a code, a message and nothing undocumented; a 409 (refused by
+    a rule) cites its rule, a 422 names its fields."""
+    from mentalmagic.web.schemas import ErrorOut
+
+    checked(response)
+    body = response.get_json()
+    assert response.status_code == status, (response.status_code, body)
+    assert set(body) == {"error"}, body
+    error = body["error"]
+    assert {"code", "message"} <= error.keys() <= {"code", "message", "rule", "fields"}, error
+    assert isinstance(error["code"], str) and error["code"] and isinstance(error["message"], str) and error["message"]
+    assert ErrorOut().validate(body) == {}
+    if status == 409:
+        assert re.fullmatch(r"\d{3}(\.\d+[a-z]?)?|D\d+", error.get("rule", "")), error  # a refusal cites its rule
+    if status == 422:
+        assert error.get("fields"), error  # a validation error names its fields
+    return error
 
 
 def cli_over_session_pool(monkeypatch, pool, finder) -> None:
