@@ -25,7 +25,7 @@ from test_page import Guarded, axe_violations
 
 expect = sync_api.expect
 
-DECK = "Craw Wurm\nCraw Wurm\nShock\nGrizzly Bears\nLightning Bolt\nShock\nSavannah Lions\nLlanowar Elves\n"
+DECK = "Craw Wurm\nCraw Wurm\nShock\nGrizzly Bears\nLightning Bolt\nShock\nSavannah Lions\nLlanowar Elves\nSol Ring\n"
 COUNTS = os.environ.get("WHOLE_GAME_COUNTS")  # a file to write the counts to (the issue's before/after)
 
 
@@ -101,11 +101,24 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
     j = Judge(pg)
     try:
         j.at("deck")
-        pg.goto("/console")
+        pg.goto("/")
+        j.click(pg.get_by_role("link", name="Console de l’arbitre"))  # the lookup page links to the console
         j.type("#deck-name", "Cube du club")
         j.paste("#deck-list", DECK)
         j.click("#save-deck")
         expect(pg.locator("#deck-select option:checked")).to_contain_text("Cube du club")
+        report = pg.locator("#deck-report")  # the report stays after saving, its flags for vintage only
+        expect(report).to_contain_text("Sol Ring")
+        expect(report).to_contain_text("restreinte en vintage")
+        assert "legacy" not in report.inner_text()
+        kept_decks = pg.evaluate("JSON.parse(localStorage.getItem('mentalmagic.decks'))")
+        assert len(kept_decks) == 1 and all(d["edit_token"] for d in kept_decks.values())
+        j.click("#edit-deck")  # the browser kept the edit token: rename it
+        expect(pg.locator("#deck-name")).to_have_value("Cube du club")
+        j.type("#deck-name", "Cube du club 2")
+        j.click("#save-deck")
+        expect(pg.locator("#deck-select option:checked")).to_contain_text("Cube du club 2")
+        axe_clean(pg)
 
         j.at("three players")
         for i, (name, team) in enumerate([("Ana", "A"), ("Ben", "B")], 1):
@@ -123,6 +136,11 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         axe_clean(pg)
 
         j.at("a morph")
+        box = pg.locator("#command-input")
+        box.press_sequentially("ana draw 2")  # a whole, valid command: no "no card matches" popup
+        pg.wait_for_timeout(600)
+        expect(pg.locator("#command-listbox .no-match")).to_have_count(0)
+        box.fill("")
         j.command("ana draw 1")
         expect(pg.locator("#log li")).to_have_count(1)
         game = api(base_url, "GET", f"/games/{gid}", judge)
@@ -214,6 +232,14 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         seat.reload()
         expect(seat.locator("#game-end")).to_contain_text("Ana, Cara gagnent")  # on the players' pages too
         seat.close()
+
+        j.at("a deck deleted")
+        pg.goto("/console")
+        j.click("#source-saved")
+        expect(pg.locator("#deck-tools")).to_be_visible()
+        j.click("#delete-deck")
+        j.confirm("Cube du club 2")
+        expect(pg.locator("#deck-select")).not_to_contain_text("Cube du club")
 
         j.at("a Commander game to 21")
         pg.goto("/console")

@@ -24,7 +24,6 @@ def console_strings(_plural) -> dict[str, str]:
         "console.use_suggestion": _("Use {s} on line {line}"),
         "console.line": _("Line {n}:"),
         "console.did_you_mean": _("Did you mean:"),
-        "console.flags": _("Before the game starts"),
         "console.ask_list": _("Paste a deck list first."),
         "console.default_deck_name": _("Common deck"),
         "console.checking": _("Checking the list…"),
@@ -32,6 +31,20 @@ def console_strings(_plural) -> dict[str, str]:
         "console.checked": _("{n} cards read; {problems} line(s) not understood."),
         "console.ask_players": _("Name at least two players."),
         "console.starting": _("Starting the game…"),
+        "console.flags_in": _("Before the game starts ({format})"),
+        "console.flag_mm_banned": _("banned in Mental Magic: no card may be named it ({rule})"),
+        "console.flag_mm_watched": _("on Mental Magic's watch list: allowed, but worth a word before the game "
+                                     "({rule})"),
+        "console.flag_banned_in": _("banned in {format}, so no card may be named it there (706.1)"),
+        "console.flag_restricted_in": _("restricted in {format}, so no card may be named it there (706.1)"),
+        "console.flag_unknown": _("the card data doesn't know the cost of {faces}: no card can be named that, and "
+                                  "the printed card offers only its known costs (704.1, D2)"),
+        "console.editing": _("Editing the deck “{name}”: change its name or list, then save."),
+        "console.delete_title": _("Delete the deck “{name}”?"),
+        "console.delete_words": _("The deck is deleted for every laptop; games already started from it keep their "
+                                  "cards. This can't be undone."),
+        "console.delete_yes": _("Yes, delete it"),
+        "console.deleted": _("Deck “{name}” deleted."),
         # the game page
         "game.title": _("Game {id} — Mental Magic arbiter"),
         "game.seat_judge": _("Game {id}, as the judge"),

@@ -6,6 +6,7 @@
  *     render: (item) => [nodes],              // an option's content
  *     disabled: (item) => bool,               // optional: shown, announced as unavailable, not chosen
  *     onDisabled: (item) => …,                // optional: a disabled option clicked or entered
+ *     quietWhenEmpty: true,                   // optional: no "no match" line, the list just closes
  *     onChoose: (item) => …,                  // an option chosen (click or Enter)
  *     onEnter: () => …,                       // Enter with no option active
  *     onError: (err) => …,
@@ -74,6 +75,11 @@ export class Combobox {
     this.items = items;
     this.active = -1;
     this.input.removeAttribute("aria-activedescendant");
+    if (!items.length && this.quietWhenEmpty) { // nothing to complete is no error (a whole command typed)
+      this.listbox.replaceChildren();
+      this.close();
+      return;
+    }
     if (!items.length) {
       this.listbox.replaceChildren(el("li", { class: "no-match", role: "option", "aria-disabled": "true",
         id: `${this.prefix}-none`, "aria-selected": "false", text: t("combo.no_match", { q }) }));

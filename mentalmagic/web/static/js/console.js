@@ -2,6 +2,7 @@
 import { $, el } from "./dom.js";
 import { ApiError } from "./api.js";
 import { call, forgetGame, savedGames, saveGame } from "./call.js";
+import { confirmFirst } from "./confirm.js";
 import { t } from "./i18n.js";
 import { Status } from "./status.js";
 import { syncLanguageLinks } from "./langswitch.js";
@@ -9,6 +10,18 @@ import { syncLanguageLinks } from "./langswitch.js";
 const status = new Status($("status"));
 const rows = $("player-rows");
 let checked = null; // the last dry run's answer, for the list as it was then
+let editing = null; // the saved deck whose list is being edited: saving changes it (PUT)
+
+// Each deck's edit token, kept by this browser beside the judge's tokens (only the saver gets it).
+const DECKS = "mentalmagic.decks";
+const keptDecks = () => { try { return JSON.parse(localStorage.getItem(DECKS) || "{}") || {}; } catch { return {}; } };
+function keepDeck(id, token) {
+  const all = keptDecks();
+  if (token) all[id] = { edit_token: token };
+  else delete all[id];
+  localStorage.setItem(DECKS, JSON.stringify(all));
+}
+const deckToken = (id) => (keptDecks()[id] || {}).edit_token || null;
 
 function listGames() {
   const games = Object.entries(savedGames()).sort((a, b) => (b[1].created || "").localeCompare(a[1].created || ""));
@@ -74,6 +87,7 @@ async function loadDecks(select = null) {
       text: t("console.deck_option", { name: d.name, n: d.size }) })));
     if (select) $("deck-select").value = select;
     if (!decks.length) $("deck-select").append(el("option", { value: "", text: t("console.no_deck") }));
+    deckChosen();
   } catch (e) {
     status.error(e);
   }
@@ -95,11 +109,24 @@ function report(deck) {
         fixes.length ? el("span", { class: "suggestions" }, ` ${t("console.did_you_mean")} `, ...fixes) : null);
     })));
   }
-  if (deck.flags.length) {
-    out.push(el("h3", { text: t("console.flags") }), el("ul", { class: "flags" }, ...deck.flags.map((f) =>
-      el("li", {}, el("strong", { text: f.name }), " — ", f.reasons.map((r) => `${r.message} (${r.rule})`).join("; ")))));
+  const flags = deck.flags.map((f) => [f, flagWords(f)]).filter(([, words]) => words.length);
+  if (flags.length) {
+    out.push(el("h3", { text: t("console.flags_in", { format: $("format-select").value }) }),
+      el("ul", { class: "flags" }, ...flags.map(([f, words]) => el("li", {}, el("strong", { text: f.name }), " — ",
+        words.join("; ")))));
   }
   $("deck-report").replaceChildren(...out);
+}
+
+/** What to know about a card before a game of the chosen format (706, 704.1/D2): its other
+ * formats' bans are no concern here (Sol Ring is restricted, not banned, in vintage). */
+function flagWords(f) {
+  const fmt = $("format-select").value;
+  const words = [];
+  if (f.mental_magic) words.push(t(`console.flag_mm_${f.mental_magic}`, { rule: f.mental_magic_rule }));
+  if (f.formats && f.formats[fmt]) words.push(t(`console.flag_${f.formats[fmt]}_in`, { format: fmt }));
+  if (f.unknown_cost && f.unknown_cost.length) words.push(t("console.flag_unknown", { faces: f.unknown_cost.join(", ") }));
+  return words;
 }
 
 /** Replace the problem line's text by the chosen suggestion, keeping its count, and check again. */
@@ -120,9 +147,14 @@ async function checkDeck(save = false) {
   const name = $("deck-name").value.trim() || t("console.default_deck_name");
   status.show(t("console.checking"), "busy");
   try {
-    const { body } = await call("POST", save ? "/decks" : "/decks?dry_run=1", { body: { name, list } });
+    const changing = save && editing && deckToken(editing);
+    const { body } = changing
+      ? await call("PUT", `/decks/${encodeURIComponent(editing)}`, { token: deckToken(editing), body: { name, list } })
+      : await call("POST", save ? "/decks" : "/decks?dry_run=1", { body: { name, list } });
     checked = { list, deck: body };
-    report(body);
+    if (save && body.edit_token) keepDeck(body.id, body.edit_token);
+    if (save) editing = null;
+    report(body); // the report stays after saving
     if (save) {
       await loadDecks(body.id);
       $("source-saved").checked = true;
@@ -135,6 +167,42 @@ async function checkDeck(save = false) {
   } catch (e) {
     status.error(e);
     return null;
+  }
+}
+
+/** The tools of a saved deck this browser saved (it keeps the edit token): edit, rename, delete. */
+function deckChosen() {
+  $("deck-tools").hidden = !deckToken($("deck-select").value);
+}
+
+async function editDeck() {
+  const id = $("deck-select").value;
+  try {
+    const { body } = await call("GET", `/decks/${encodeURIComponent(id)}`);
+    editing = id;
+    $("deck-name").value = body.name;
+    $("deck-list").value = body.list;
+    $("source-list").checked = true;
+    sourceChanged();
+    report(body);
+    status.show(t("console.editing", { name: body.name }));
+    $("deck-name").focus();
+  } catch (e) {
+    status.error(e);
+  }
+}
+
+async function deleteDeck() {
+  const id = $("deck-select").value;
+  const name = $("deck-select").selectedOptions[0].textContent;
+  if (!(await confirmFirst(t("console.delete_title", { name }), [t("console.delete_words")], t("console.delete_yes")))) return;
+  try {
+    await call("DELETE", `/decks/${encodeURIComponent(id)}`, { token: deckToken(id) });
+    keepDeck(id, null);
+    await loadDecks();
+    status.show(t("console.deleted", { name }));
+  } catch (e) {
+    status.error(e);
   }
 }
 
@@ -176,7 +244,10 @@ addRow();
 $("add-player").addEventListener("click", () => addRow().focus());
 $("check-deck").addEventListener("click", () => checkDeck(false));
 $("save-deck").addEventListener("click", () => checkDeck(true));
-$("format-select").addEventListener("change", formatChanged);
+$("format-select").addEventListener("change", () => { formatChanged(); if (checked) report(checked.deck); });
+$("deck-select").addEventListener("change", deckChosen);
+$("edit-deck").addEventListener("click", editDeck);
+$("delete-deck").addEventListener("click", deleteDeck);
 $("source-saved").addEventListener("change", sourceChanged);
 $("source-list").addEventListener("change", sourceChanged);
 $("new-game").addEventListener("submit", start);

@@ -680,6 +680,7 @@ const cmdBox = new Combobox(cmdInput, $("command-listbox"), {
   onChoose: (item) => { cmdInput.value = item.line; cmdInput.focus(); },
   onEnter: runCommand,
   onError: (e) => cmdStatus.error(e),
+  quietWhenEmpty: true, // "ana draw 2" has nothing left to complete, and nothing wrong
   live: $("command-live"),
 });
 
