@@ -106,7 +106,7 @@ shards: setup
 # The wheel and sdist a judge installs (docs/install.md): `python -m build` into dist/; setup.py
 # compiles the catalogues into the wheel. dist-check installs the wheel in a fresh virtual
 # environment outside the checkout and runs the server, a self-check and a French look-up there.
-dist: setup
+dist: $(DEV_STAMP)
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 

@@ -196,6 +196,12 @@ def main() -> int:
                      "print(r.default_db_path())"], env, tmp, "importing the package").stdout.splitlines()
         check(Path(where[0]).resolve().is_relative_to(venv.resolve()), f"mentalmagic imported from {where[0]}")
         check(where[1] == "None", "the wheel installs a top-level `cards` package")
+        package = Path(where[0]).parent
+        catalogues = sorted(p.relative_to(package).as_posix() for p in package.rglob("LC_MESSAGES/*.[mp]o"))
+        sources = sorted(p.relative_to(ROOT / "mentalmagic").with_suffix(".mo").as_posix()
+                         for p in (ROOT / "mentalmagic").rglob("LC_MESSAGES/*.po"))
+        check(catalogues == sources,  # each .po compiled at build (a start must not have to), and only the .mo
+              f"the installed catalogues are {catalogues}, not the .mo of {sources}")
         db = Path(where[2])
         check(db.resolve().is_relative_to(tmp.resolve()) and not db.exists(),
               f"the default database {db} is not a fresh file in the judge's data folder")
@@ -236,6 +242,8 @@ def main() -> int:
         check(str(db) in out, f"self-check did not check {db}: {out}")
         out = run([str(exe), "candidates", FRENCH_NAME], env, tmp, f"mentalmagic candidates {FRENCH_NAME!r}").stdout
         check(ENGLISH_NAME in out and len(out.splitlines()) > 10, f"the look-up by a French name: {out[:500]}")
+        size = sum(f.stat().st_size for f in db.parent.glob(db.name + "*"))  # with its WAL and the pool's cache
+        print(f"dist-check: the database and its cache {size / 1e6:.0f} MB in {db.parent}", flush=True)
     print("dist-check: ok (serve --open, /health, French page, mana font, self-check, French look-up)", flush=True)
     return 0
 
