@@ -21,6 +21,8 @@ class Settings:
     access_log: str = "-"  # "-" standard error, "0" off, anything else a file path (appended to)
     connection_limit: int = 1000  # open connections per server process before new ones wait
     channel_timeout: int = 30  # seconds a connection may stay silent (half-open, idle keep-alive)
+    client_connections: int = 50  # open connections per client address in each worker process (waitress)
+    request_deadline: int = 30  # seconds to send a whole request (line, headers, body) once begun (waitress)
     max_header_bytes: int = 64 * 1024  # request line and headers together
     health_interval: float = 5.0  # seconds /health may reuse its check of the database
     archive_after: float = 72.0  # hours after its last write that a game (over or idle) is archived
@@ -38,6 +40,8 @@ ENV = {
     "access_log": "MENTALMAGIC_ACCESS_LOG",
     "connection_limit": "MENTALMAGIC_CONNECTION_LIMIT",
     "channel_timeout": "MENTALMAGIC_CHANNEL_TIMEOUT",
+    "client_connections": "MENTALMAGIC_CLIENT_CONNECTIONS",
+    "request_deadline": "MENTALMAGIC_REQUEST_DEADLINE",
     "max_header_bytes": "MENTALMAGIC_MAX_HEADER_BYTES",
     "health_interval": "MENTALMAGIC_HEALTH_INTERVAL",
     "archive_after": "MENTALMAGIC_ARCHIVE_AFTER",
@@ -79,7 +83,8 @@ def waitress_options(s: Settings) -> dict:
         "connection_limit": s.connection_limit or 100_000,
         "asyncore_use_poll": True,
         "channel_timeout": s.channel_timeout or 24 * 3600,
-        "cleanup_interval": max(1, min(10, s.channel_timeout or 10)),  # how often silent ones are closed
+        # how often silent connections, and requests past their deadline, are closed
+        "cleanup_interval": max(1, min(10, s.channel_timeout or 10, s.request_deadline or 10)),
         "max_request_header_size": s.max_header_bytes or 2**31,
         # a body over the app's 256 KiB gets the app's JSON 413; waitress only stops what is far beyond it
         "max_request_body_size": 4 * 1024 * 1024,

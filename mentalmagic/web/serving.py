@@ -228,14 +228,22 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = THREADS_PER_
     """
     from waitress.server import create_server
 
+    from .fairness import fair
     from .waitress_errors import enveloped
 
     options = waitress_options(host, port, threads, settings)
+    # the per-client cap is off behind a proxy: every connection is the proxy's (web/fairness.py)
+    per_client = 0 if settings is None or settings.proxies else settings.client_connections
+    deadline = settings.request_deadline if settings else 0
+
+    def server(**kw):
+        return fair(enveloped(create_server(app, **kw)), per_client, deadline)
+
     gc.freeze()  # as for gunicorn; in one process too, where a full collection would walk the pool
     if workers <= 1 or not hasattr(os, "fork"):
         if on_ready:
             on_ready()
-        enveloped(create_server(app, **options)).run()
+        server(**options).run()
         return
     # Bind once, here: every worker accepts on the same socket (the kernel spreads connections).
     sock = socket.create_server((host, port), backlog=options.get("backlog", 1024))
@@ -243,7 +251,7 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = THREADS_PER_
     worker_options = {k: v for k, v in options.items() if k not in ("host", "port")}
 
     def run() -> None:
-        enveloped(create_server(app, sockets=[sock], **worker_options)).run()
+        server(sockets=[sock], **worker_options).run()
 
     prefork(run, workers, on_ready, cpus)
 
