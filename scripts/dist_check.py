@@ -3,10 +3,11 @@
 In a temporary folder: a fresh virtual environment; the wheel and its dependencies downloaded
 (pip's cache and index as configured), then installed into it offline from that folder; a home
 of its own, so the database lands in the user data folder platformdirs names there. Then, from
-that folder: `mentalmagic serve` on a free loopback port (its first start imports the cards)
-answering /api/v1/health, the lookup page in French and the mana font's stylesheet and font,
-stopped after; `mentalmagic self-check`; a look-up by a French name. Prints the wheel's size and
-the time from `pip install` to the server's first answer.
+that folder: `mentalmagic serve --open` on a free loopback port (its first start imports the
+cards) answering /api/v1/health, the lookup page in French, the mana font's stylesheet and font,
+a game created with a card drawn and its console page in French, stopped after; then
+`mentalmagic self-check` and a look-up by a French name. Prints the wheel's size and the time
+from `pip install` to the server's first answer.
 
     python scripts/dist_check.py dist/mentalmagic-0.1.0-py3-none-any.whl
 """
@@ -161,6 +162,30 @@ def check_server(base: str) -> None:
     check(status == 200 and body == FONT.read_bytes(), f"the mana font: {status}, {len(body)} bytes")
 
 
+def check_game(base: str) -> None:
+    """A game as a judge starts one at the console: created, a card drawn, its page in French."""
+    def post(path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+        request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as e:
+            with e:
+                return e.code, json.loads(e.read())
+
+    status, game = post("/api/v1/games", {"format": "vintage", "players": [{"name": "Ana"}, {"name": "Bruno"}],
+                                          "library": [ENGLISH_NAME, "Savannah Lions", "Shock", "Lightning Bolt"]})
+    check(status == 201, f"creating a game: {status} {game}")
+    status, drawn = post(f"/api/v1/games/{game['id']}/actions",
+                         {"type": "draw", "player": game["players"][0]["id"], "count": 1}, game["judge_token"])
+    check(status == 200 and drawn["event"]["type"] == "draw", f"drawing a card: {status} {drawn}")
+    status, _, body = get(f"{base}/games/{game['id']}", "fr")
+    page = body.decode()
+    check(status == 200 and '<html lang="fr" class="has-mana-font"' in page and "<title>Partie " in page,
+          f"the game's console page in French: {status} {page[:300]}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("wheel", type=Path)
@@ -229,6 +254,7 @@ def main() -> int:
             print(f"dist-check: first start (cards imported) {answered - installed:.1f} s; "
                   f"pip install to the first answer {answered - started:.1f} s", flush=True)
             check_server(base)
+            check_game(base)
         finally:
             server.stop()
         said = server.output()
@@ -244,7 +270,8 @@ def main() -> int:
         check(ENGLISH_NAME in out and len(out.splitlines()) > 10, f"the look-up by a French name: {out[:500]}")
         size = sum(f.stat().st_size for f in db.parent.glob(db.name + "*"))  # with its WAL and the pool's cache
         print(f"dist-check: the database and its cache {size / 1e6:.0f} MB in {db.parent}", flush=True)
-    print("dist-check: ok (serve --open, /health, French page, mana font, self-check, French look-up)", flush=True)
+    print("dist-check: ok (serve --open, /health, French pages, mana font, a game, self-check, French look-up)",
+          flush=True)
     return 0
 
 
