@@ -46,7 +46,7 @@ from .errors import (
 from .game import LEAVE_RULE, LEFT, PUBLIC_ZONES, Event, GameSetup, GameState, commander_tax
 from .index import CandidateFinder
 from .names import fold
-from .naming import PLAYED_AS, Naming
+from .naming import PLAYED_AS, Naming, check_turn_up_via
 from .permissions import authorize, for_whom, player_in
 from .zones import (
     BATTLEFIELD,
@@ -130,6 +130,8 @@ class _Context:
                 departure = self.departure(loser)  # ...and a player who loses leaves the game
                 if moving_to is not None and moving_to not in CONTROLLED_ZONES:
                     departure["exiled"] = [cid for cid in departure["exiled"] if cid != c.id]
+                if moving_to == LIBRARY:  # nobody owns it there (702.2a): it stays
+                    departure["removed"] = [cid for cid in departure["removed"] if cid != c.id]
                 return None, {"player": loser, "rule": "705.4a", "why": choice.why_no_exception, **departure}
             raise NameRequired(f"name this card as it turns face up; {choice.advice()}", rule="705.4",
                                fields={"name": ["required"]})
@@ -180,6 +182,10 @@ def _move(ctx: _Context, cmd: Move):
     src = c.zone
     if to == COMMAND:
         return _to_command_zone(ctx, c, cmd)
+    if src == LIBRARY:
+        _check_not_searched(ctx, c)
+    if c.commander_of and src == COMMAND and to == STACK:
+        _check_brought_by(ctx, c, "903.8", "casts it from the command zone")
     if c.commander_of and pentaland_asked:
         raise CommanderRefused("a commander is played as itself, never as a Pentaland (D14(a))", rule="903.3")
 
@@ -238,7 +244,7 @@ def _move(ctx: _Context, cmd: Move):
             data["via"] = via or "effect"
     elif via is not None:
         data["via"] = via
-    if _turned_up_by_move(c, src, to, face_down) and to in (HAND, GRAVEYARD):
+    if _turned_up_by_move(c, src, to, face_down) and src in CONTROLLED_ZONES:
         data["revealed"] = "D12"  # CR 708.9: revealed as it leaves, so named as it turns up (705.4)
     if naming:
         data["naming"] = naming
@@ -286,14 +292,26 @@ def _to_command_zone(ctx: _Context, c: CardState, cmd: Move):
     if cmd.face_down or cmd.pentaland:
         raise InvalidInput("a commander is face up in the command zone (903.6)",
                            fields={"face_down" if cmd.face_down else "pentaland": ["not in the command zone"]})
-    owner = c.owner if c.zone != LIBRARY else (cmd.player or c.owner or ctx.acting)
-    if owner is None:
-        raise InvalidInput("say whose commander goes to the command zone", fields={"player": ["required"]})
-    if not ctx.is_judge and ctx.actor != owner:
-        who = ctx.setup.player(owner).name if ctx.setup.player(owner) else owner
-        raise CommanderRefused(f"putting a commander into the command zone is its owner's choice ({who})", rule=rule)
+    _check_brought_by(ctx, c, rule, "chooses to put it into the command zone")
+    owner = c.commander_of  # back where it started (903.6), its player's
     return {"card": c.id, "from": c.zone, "to": COMMAND, "owner": owner, "controller": owner,
             "face_down": False, "pentaland": False}, rule
+
+
+def _check_brought_by(ctx: _Context, c: CardState, rule: str, what: str) -> None:
+    """D14(f): whoever owns a commander under 702, the player who brought it is its owner for 903."""
+    if not ctx.is_judge and ctx.actor != c.commander_of:
+        raise CommanderRefused(f"only the player who brought this commander ({ctx.setup.player(c.commander_of).name})"
+                               f" {what} (D14(f))", rule=rule)
+
+
+def _check_not_searched(ctx: _Context, c: CardState) -> None:
+    """701.1a (its decision): a player moves out of the library only its top card or cards revealed
+    or looked at by them; picking another is a search. The judge may record any move."""
+    if ctx.is_judge or c.id == ctx.state.library[0] or c.revealed or ctx.actor in c.looked_by:
+        return
+    raise LibraryRefused("a player takes from the library only its top card, or a card revealed or looked at by"
+                         " them; picking another is a search (701.1a)", fields={"card": ["not the top card"]})
 
 
 def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, face_down_asked: bool | None) -> None:
@@ -325,8 +343,9 @@ def _move_naming(ctx: _Context, c: CardState, src, to, face_down, pentaland, nam
         return None, None
     face_up_public = to in PUBLIC_ZONES and not face_down
     if _turned_up_by_move(c, src, to, face_down):
-        # turned up by the move itself (it dies, it is bounced): by an effect, not its own ability
-        namer = controller if to in CONTROLLED_ZONES else c.namer  # cast face up: its caster
+        # turned up by the move itself (it dies, it is bounced): by an effect, not its own ability;
+        # cast face up: its caster; else its controller, or its owner once the controller has left (D12)
+        namer = controller if to in CONTROLLED_ZONES else _d12_namer(ctx.state, c)
         return ctx.face_up_naming(c, name, "effect", namer=namer, moving_to=to)
     if to in CONTROLLED_ZONES and not face_down:  # cast from a hand: its player names it (705.1, 705.2)
         needed, namer, why = "705.1", c.owner if src == HAND else controller, \
@@ -358,15 +377,20 @@ def _move_naming(ctx: _Context, c: CardState, src, to, face_down, pentaland, nam
 def _turned_up_by_move(c: CardState, src: str, to: str, face_down: bool) -> bool:
     """Is a face-down card turned face up by this move itself, and so named under 705.4/705.4a?
 
-    Face up into a public zone, it is. D12: a face-down permanent or spell leaving for a hand is
-    revealed as it moves (CR 708.9) and named like a morph that dies; a graveyard is a public zone.
-    Into the library it is not turned face up: it goes where nobody owns it (702.2a) and nothing
-    is named (705.4 speaks of cards turned face up; D12 of a hand or a graveyard). A Pentaland is
-    no such card (703.6, 703.7).
+    Face up into a public zone, it is. D12: a face-down permanent or spell leaving the battlefield
+    or the stack for any other zone (a hand, a graveyard, exile, the library; a countered spell) is
+    revealed as it moves (CR 708.9) and named like a morph that dies. Not so a card an effect moves
+    face down (exiled face down: ``face_down`` on the move), nor a Pentaland (703.6, 703.7).
     """
-    if not c.face_down or c.pentaland or src in HIDDEN_ZONES:
+    if not c.face_down or c.pentaland or src in HIDDEN_ZONES or face_down:
         return False
-    return (to in PUBLIC_ZONES and not face_down) or (src in CONTROLLED_ZONES and to == HAND)
+    return to in PUBLIC_ZONES or (src in CONTROLLED_ZONES and to not in CONTROLLED_ZONES)
+
+
+def _d12_namer(state: GameState, c: CardState) -> str | None:
+    """705.4, D12: a face-down card turned up names its controller, or its owner once the controller
+    has left the game."""
+    return c.namer if c.controller is None or state.in_game(c.controller) else c.owner
 
 
 def _repeated_name(c: CardState, name: str | None) -> dict:
@@ -416,6 +440,7 @@ def _turn_face_up(ctx: _Context, cmd: TurnFaceUp):
     if not c.face_down or c.zone in HIDDEN_ZONES:
         raise FaceDownRefused("this card is not face down", rule="705.4")
     via = c.turn_up_via(cmd.via)
+    check_turn_up_via(c.face_down_via, via)
     data: dict = {"card": c.id, "via": via}
     if c.commander_of:  # turned face up as itself, unnamed (D14(a))
         ctx.check_namer(c.namer, "705.4", "its controller turns it face up")
@@ -493,9 +518,9 @@ def _shuffle(ctx: _Context, cmd: Shuffle):
     if at is None:
         raise InvalidInput("a cut needs its point: `at` from the judge, else the service draws one",
                            fields={"at": ["required"]})
-    if size > 1 and not 0 < at < size or size <= 1 and at != 0:
-        raise InvalidInput(f"a cut of a library of {size} card(s) is made between 1 and {max(size - 1, 0)} cards"
-                           " from the top", fields={"at": [f"between 1 and {max(size - 1, 0)}"]})
+    if not 0 <= at <= size:  # 701.1a's decision: a cut at 0 or at the size is recorded and changes nothing
+        raise InvalidInput(f"a cut of a library of {size} card(s) is made between 0 and {size} cards from the top",
+                           fields={"at": [f"between 0 and {size}"]})
     return {"player": pid, "at": at, "random": cmd.at is None, "library_size": size}, "701.1b"
 
 

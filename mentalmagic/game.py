@@ -208,7 +208,9 @@ class GameState:
         players = {p.id: PlayerState(p.id) for p in setup.players}
         teams = any(p.team is not None for p in setup.players)
         sides = {p.id: f"team:{p.team}" if teams and p.team is not None else f"player:{p.id}" for p in setup.players}
-        return cls(0, cards, [cid for cid, _ in setup.library], NameRegistry(), players, sides)
+        # D14(e): a commander's name is taken from the start (its front face's: D4), by no naming
+        reserved = frozenset(printed.split(" // ")[0] for _, printed, _ in setup.commanders)
+        return cls(0, cards, [cid for cid, _ in setup.library], NameRegistry(reserved=reserved), players, sides)
 
     def clone(self) -> GameState:
         return self._with_cards({k: c.copy() for k, c in self.cards.items()})

@@ -214,9 +214,9 @@ class LeaveGameIn(_Action):
 class ShuffleIn(_Action):
     command = commands.Shuffle
     type = _kind(commands.Shuffle)
-    at = fields.Integer(strict=True, validate=validate.Range(min=1, max=2000), metadata={
-        "description": "judge only: the cut seen at the table, this many cards from the top; else the service cuts"
-                       " at a random point (701.1b)"})
+    at = fields.Integer(strict=True, validate=validate.Range(min=0, max=2000), metadata={
+        "description": "judge only: the cut seen at the table, this many cards from the top (0 or the library's"
+                       " size: recorded, no change); else the service cuts at a random point (701.1b)"})
 
 
 class SearchLibraryIn(_Action):

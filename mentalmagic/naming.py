@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, Nameable
 from .commander import describe, identity_of
-from .errors import AlreadyNamed, NameTaken, NotACandidate
+from .errors import AlreadyNamed, FaceDownRefused, NameTaken, NotACandidate
 from .identity import Identity
 from .index import CandidateFinder, Verdict
 from .names import fold
@@ -55,6 +55,29 @@ def fits(face, type_: str | None, groups: Keywords) -> bool:
 
 def _musts(type_: str | None, groups: Keywords) -> list[str]:
     return [f"have {' or '.join(g)}" for g in groups] + ([f"be a {type_}"] if type_ else [])
+
+
+def lacking(faces, type_: str | None, groups: Keywords) -> str:
+    """What none of ``faces`` has of what a face-down card's name must have (705.4, D13(d)):
+    "no morph", "no megamorph and is not a creature"; empty when one of them fits."""
+    faces = list(faces)
+    if any(fits(f, type_, groups) for f in faces):
+        return ""
+    missing = [f"no {' or '.join(g)}" for g in groups if not any(any(f.has_keyword(k) for k in g) for f in faces)]
+    if type_ and not any(f.fits(type_) for f in faces):
+        missing.append(f"is not a {type_}")
+    return " and ".join(missing) or "not the ability asked"
+
+
+def check_turn_up_via(face_down_via: str | None, turn_up_via: str) -> None:
+    """D13(d): a card cast face down via morph, megamorph or disguise has that ability; it is turned
+    up by a cost of its own only if it has that one too (a morph card has no megamorph cost)."""
+    played = PLAYED_AS.get(face_down_via or "")
+    wanted = VIA_FILTERS[turn_up_via][1]
+    if played and wanted and played not in wanted:
+        raise FaceDownRefused(f"this card was cast face down via {played}: it is a {played} card, and has no"
+                              f" {turn_up_via} to be turned face up by (D13(d))", rule="705.4",
+                              fields={"via": [f"a {played} card has no {turn_up_via}"]})
 
 
 @dataclass(frozen=True)
@@ -119,10 +142,11 @@ class Naming:
             raise refusal_for(v, name)
         n: Nameable = v.nameable  # type: ignore[assignment]
         if n.key not in {fold(x) for x in choice.legal}:
+            missing = lacking([n.face], choice.type_, choice.keywords)
+            why = f"{n.name} has {missing}" if missing else f"{n.name} is not a legal name here"
             raise NotACandidate(
-                f"{n.name} is not a legal name for a card turned face up by {choice.via}"
-                f" ({choice.describe_filter()})",
-                rule="705.4", fields={"name": [f"{n.name} does not fit {choice.via}"]},
+                f"{why}: a card turned face up by {choice.via} can't take it ({choice.describe_filter()}; 705.4,"
+                " D13(d))", rule="705.4", fields={"name": [f"{n.name} has {missing}" if missing else why]},
             )
         if n.key in {fold(x) for x in choice.free}:
             return n, None
@@ -145,10 +169,11 @@ class Naming:
         (a card played by morph is a morph card)."""
         type_, keywords = face_up_filter(face_down_via, turn_up_via)
         entries = self.finder.pool.nameables_called(name or "")
-        if entries and not any(fits(n.face, type_, keywords) for n in entries):
+        missing = lacking([n.face for n in entries], type_, keywords) if entries else ""
+        if missing:
             must = " and ".join(_musts(type_, keywords))
-            raise NotACandidate(f"{name} can't be this face-down card: it must {must}", rule="705.4",
-                                fields={"name": [f"must {must}"]})
+            raise NotACandidate(f"{name} has {missing}: it can't be this face-down card, which must {must}"
+                                " (705.4, D13(d))", rule="705.4", fields={"name": [f"{name} has {missing}"]})
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,11 @@ class NameRecord:
 class NameRegistry:
     """Every name taken in a game, keyed by folded name (704.2); names are never given back."""
 
-    def __init__(self, records: tuple[NameRecord, ...] | list[NameRecord] = ()):
+    def __init__(self, records: tuple[NameRecord, ...] | list[NameRecord] = (), reserved: frozenset[str] = frozenset()):
         self._by_key: dict[str, list[NameRecord]] = {}
+        # D14(e): names taken from the start by no card's naming (the commanders'), folded: taken for
+        # 704.2 and before any card went face down (D6), never listed as a card's naming
+        self.reserved = frozenset(fold(n) for n in reserved)
         for r in records:
             self.add(r)
 
@@ -39,6 +42,7 @@ class NameRegistry:
 
     def copy(self) -> NameRegistry:
         new = NameRegistry()  # the lists copied as they are: no re-sorting, no re-folding (issue 8)
+        new.reserved = self.reserved
         new._by_key = {k: list(rs) for k, rs in self._by_key.items()}
         return new
 
@@ -54,11 +58,12 @@ class NameRegistry:
         return list(self._by_key.get(fold(name), ()))
 
     def taken_keys(self) -> frozenset[str]:
-        return frozenset(self._by_key)
+        return frozenset(self._by_key) | self.reserved
 
     def taken_before(self, name: str, seq: int) -> bool:
         """Was ``name`` already taken when event ``seq`` happened (strictly before it)?"""
-        return any(r.seq < seq for r in self._by_key.get(fold(name), ()))
+        key = fold(name)
+        return key in self.reserved or any(r.seq < seq for r in self._by_key.get(key, ()))
 
     def snapshot(self) -> dict:
         return {k: [r.to_dict() for r in rs] for k, rs in sorted(self._by_key.items())}

@@ -17,7 +17,7 @@ from .identity import wubrg
 from .index import CandidateFinder
 from .mana import mana_value_number
 from .names import fold
-from .naming import FaceUpChoice, Naming, commander_cards
+from .naming import FaceUpChoice, Naming, check_turn_up_via, commander_cards
 from .permissions import Caller
 from .pool import CardPool
 from .zones import HAND, LIBRARY, REMOVED, CardState
@@ -132,6 +132,7 @@ def face_up_options(state: GameState, setup: GameSetup, finder: CandidateFinder,
                     via: str | None = None) -> FaceUpChoice:
     """705.4/705.4a: the names a face-down card may take if turned face up now by ``via``."""
     c = state.card(card_id)
+    check_turn_up_via(c.face_down_via, c.turn_up_via(via))  # D13(d): a cost the card can't have
     return Naming.for_game(setup, finder).face_up_choice(
         finder.pool.lookup(c.printed), c.turn_up_via(via), state.names, c.face_down_seq or 0,
         setup.opponents(c.namer), face_down_via=c.face_down_via, namer=c.namer)

@@ -252,8 +252,10 @@ def test_a_shuffled_in_commander_drawn_by_another_player_is_theirs_and_still_the
     g.do(BOB, type="commander_damage", player=CID, commander=krenko, amount=5)  # still Ana's commander
     assert g.player(CID)["commander_damage"] == {krenko: 5}
     g.do(BOB, type="move", card=krenko, to="graveyard")
-    g.do(BOB, type="move", card=krenko, to="command")  # its owner now chooses (903.9a)
-    assert g.card(krenko)["owner"] == BOB
+    # D14(f): the player who brought it chooses 903.9a, whoever owns it under 702
+    g.refused(BOB, 409, "commander_refused", "903.9a", type="move", card=krenko, to="command")
+    g.do(ANA, type="move", card=krenko, to="command")
+    assert g.card(krenko)["owner"] == ANA
 
 
 # == 903.10a: commander damage ====================================================================
@@ -282,3 +284,49 @@ def test_commander_damage_is_refused_for_a_card_that_is_not_a_commander_or_by_a_
               amount=3)
     g.refused(CID, 403, "forbidden", type="commander_damage", player=BOB, commander=g.commander[ANA], amount=3)
     g.refused(ANA, 422, "invalid", type="commander_damage", player=BOB, commander=g.commander[ANA], amount=0)
+
+
+# == Issue 21: D14(e), D14(f) and 701.1a as a rules tester plays them ===============================
+MAYAEL = "Mayael the Anima"  # {R}{G}{W}
+
+
+def test_d14f_only_the_player_who_brought_krenko_casts_it_from_the_command_zone(client):
+    g = CommanderGame(client, [KRENKO, MAYAEL], ["Shock"])
+    krenko = g.commander[ANA]
+    g.refused(BOB, 409, "commander_refused", "903.8", type="move", card=krenko, to="stack", player=BOB)
+    assert g.player(ANA)["commander_casts"] == {krenko: 0}
+    g.do(ANA, type="move", card=krenko, to="stack")
+    assert g.player(ANA)["commander_casts"] == {krenko: 1} and g.player(BOB)["commander_casts"] == {
+        g.commander[BOB]: 0}
+
+
+def test_d14f_partners_each_have_their_own_tax(client):
+    g = CommanderGame(client, [KRENKO, PARTNERS], ["Shock"])
+    thrasios, tymna = g.player(BOB)["commanders"]
+    for _ in range(2):
+        g.do(BOB, type="move", card=thrasios, to="stack")
+        g.do(BOB, type="move", card=thrasios, to="graveyard")
+        g.do(BOB, type="move", card=thrasios, to="command")
+    g.do(BOB, type="move", card=tymna, to="stack")
+    bob = g.player(BOB)
+    assert bob["commander_casts"] == {thrasios: 2, tymna: 1}
+    assert bob["commander_tax"] == {thrasios: "{4}", tymna: "{2}"}
+
+
+def test_d14e_a_2rr_card_cant_be_named_krenko_while_krenko_is_a_commander(client):
+    g = CommanderGame(client, [KRENKO, MAYAEL], ["Hellrider", "Hellrider"])
+    [hellrider] = g.draw(ANA)
+    g.refused(ANA, 409, "name_taken", "704.2", type="move", card=hellrider, to="stack", name=KRENKO)
+    [other] = g.draw(BOB)  # Mayael's player too: the name is taken for everyone
+    g.refused(BOB, 409, "name_taken", "704.2", type="move", card=other, to="stack", name=KRENKO)
+    body = client.get(f"{API}/check?printed=Hellrider&name={KRENKO}&game={g.id}").get_json()
+    assert body["legal"] is False and any(r["rule"] == "704.2" for r in body["reasons"]), body
+
+
+def test_701_1a_after_her_look_ends_ana_cant_take_a_library_card_never_shown(client):
+    g = Game(client, ["Shock", "Savannah Lions", "Lightning Bolt", "Craw Wurm"])
+    body = g.do(ANA, type="look", player=ANA, count=2)
+    g.do(ANA, type="end_look", cards=body["event"]["data"]["cards"])
+    [third] = g.library_ids("Lightning Bolt")
+    g.refused(ANA, 409, "search_refused", "701.1a", type="move", card=third, to="hand", player=ANA)
+    g.do(JUDGE, type="move", card=third, to="hand", player=ANA)  # the judge may record it

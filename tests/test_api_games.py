@@ -630,7 +630,9 @@ REFUSALS = [
     ("not_a_candidate", "704.1", ANA, {"type": "name", "card": "shock", "name": "Shock"}),
     ("not_a_candidate", "704.1", ANA, {"type": "name", "card": "shock", "name": "Savannah Lions"}),
     ("not_a_candidate", "704.1", ANA, {"type": "name", "card": "shock", "name": "Not A Card At All"}),
-    ("not_a_candidate", "706.1", BOB, {"type": "move", "card": "thopter", "to": "graveyard", "player": BOB,
+    ("not_a_candidate", "706.1", JUDGE, {"type": "move", "card": "thopter", "to": "graveyard", "player": BOB,
+                                         "name": "Black Lotus"}),  # not the top card: the judge records it (701.1a)
+    ("search_refused", "701.1a", BOB, {"type": "move", "card": "thopter", "to": "graveyard", "player": BOB,
                                        "name": "Black Lotus"}),
     ("name_required", "705.1", ANA, {"type": "move", "card": "shock", "to": "stack"}),
     ("name_required", "705.1", ANA, {"type": "move", "card": "shock", "to": "battlefield"}),

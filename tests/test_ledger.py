@@ -726,19 +726,18 @@ def test_opponents_are_every_other_player_without_teams():
 
 
 # -- a face-down card put into the library (found by Hypothesis) ----------------------------
-def test_a_face_down_card_put_into_the_library_is_not_turned_face_up_nor_named(finder):
-    # Regression: the judge moved Ana's face-down morph into the library; the arbiter read it as turned
-    # face up (705.4), found no {W} morph name, recorded a 705.4a game loss that removed the card, and
-    # also put it on top of the library (library ['c1', 'c3'] while c1 was `removed`). Into the library
-    # a face-down card is not turned face up: nobody owns it there (702.2a); D12 reveals and names only
-    # one leaving for a hand or a graveyard.
+def test_a_face_down_card_put_into_the_library_with_no_name_left_loses_and_stays_in_the_library(finder):
+    # D12 (widened by issue 21): into the library too, a face-down card is revealed and named under
+    # 705.4; a {W} morph has no morph name left, so Ana loses (D8) and leaves (D9). Regression: the
+    # card itself went on top of the library *and* was removed with her (library ['c1', 'c3'] while
+    # c1 was `removed`): nobody owns it there (702.2a), so it stays.
     t = Table(finder, "Savannah Lions", "Shock", "Craw Wurm")
     t.draw(ANA, 2)
     t.morph(ANA, "c1")
     e = t.do(None, judge=True, type="move", card="c1", to="library")
-    assert "game_loss" not in e.data and "naming" not in e.data and e.rule == "702.2a"
+    assert e.data["game_loss"]["player"] == ANA and "naming" not in e.data and e.data["revealed"] == "D12"
     c = t.card("c1")
     assert (c.zone, c.owner, c.face_down, c.named_as, c.face_down_seq) == ("library", None, False, None, None)
-    assert t.state.library == ["c1", "c3"] and t.state.players[ANA].status == "in_game"
-    assert t.card("c2").zone == "hand"
+    assert t.state.library == ["c1", "c3"] and t.state.players[ANA].status == "lost"
+    assert t.card("c2").zone == "removed"  # her hand leaves with her
     assert replay(t.setup, t.events).snapshot() == t.state.snapshot()

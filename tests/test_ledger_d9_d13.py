@@ -149,7 +149,7 @@ def test_701_1b_a_shuffle_is_a_cut_and_cards_it_moves_keep_their_state(finder):
     assert {cid: t.card(cid).to_dict() for cid in ("c2", "c4")} == seen  # revealed, looked at: unchanged
     assert t.card("c2").owner == ANA and t.card("c4").owner == BOB  # 702.2b, 702.2c hold on
     t.refused(ANA, errors.Forbidden, type="shuffle", at=1)  # only the judge says where the cut was
-    err = t.refused(None, errors.InvalidInput, judge=True, type="shuffle", player=ANA, at=5)
+    err = t.refused(None, errors.InvalidInput, judge=True, type="shuffle", player=ANA, at=6)
     assert "at" in err.fields
 
 

@@ -122,8 +122,8 @@ def test_d11_ostracize_the_chooser_names_a_card_of_the_revealed_hand(client):
     g.refused(BOB, 422, "invalid", None, type="name", card=lions, name="Savannah Lions", choice="yes")
 
 
-# == D12 A face-down card leaving the battlefield for a hand or a graveyard =========================
-@pytest.mark.parametrize("zone", ["hand", "graveyard"])
+# == D12 A face-down card leaving the battlefield or the stack, for any zone ========================
+@pytest.mark.parametrize("zone", ["hand", "graveyard", "exile", "library"])
 def test_d12_a_face_down_card_leaving_the_battlefield_is_revealed_and_named_like_a_morph_that_dies(client, zone):
     g = Game(client, ["Shock", "Lightning Bolt"])
     [shock] = g.draw(BOB)
@@ -134,18 +134,19 @@ def test_d12_a_face_down_card_leaving_the_battlefield_is_revealed_and_named_like
     g.refused(ANA, 409, "name_taken", "704.2", type="move", card=bolt, to=zone, name="Warbreak Trumpeter")
     body = g.do(ANA, type="move", card=bolt, to=zone, name="Goblin Taskmaster")
     assert body["event"]["data"]["revealed"] == "D12" and body["event"]["rule"] == "705.4"
-    seen = g.card(bolt, BOB)
+    seen = g.card(bolt, JUDGE if zone == "library" else BOB)  # a library card is listed to nobody else
     assert (seen["zone"], seen["face_down"], seen["named_as"]) == (zone, False, "Goblin Taskmaster")
-    assert seen.get("printed") == ("Lightning Bolt" if zone == "graveyard" else None)  # a hand hides it again
+    if zone != "library":
+        assert seen.get("printed") == ("Lightning Bolt" if zone in ("graveyard", "exile") else None)  # hidden again
 
 
-def test_a_face_down_card_put_into_the_library_is_neither_turned_up_nor_named(client):
+def test_d12_a_face_down_card_exiled_face_down_by_an_effect_is_neither_turned_up_nor_named(client):
     g = Game(client, ["Savannah Lions", "Shock", "Craw Wurm"])
     lions, _ = g.draw(ANA, 2)
     g.morph(ANA, lions)
-    body = g.do(JUDGE, type="move", card=lions, to="library")
-    assert "game_loss" not in body["event"]["data"] and g.status(ANA) == "in_game"
-    assert g.do(BOB, type="draw", player=BOB, count=1)["event"]["data"]["cards"] == [lions]
+    body = g.do(ANA, type="move", card=lions, to="exile", face_down=True)
+    assert "naming" not in body["event"]["data"] and "revealed" not in body["event"]["data"]
+    assert g.card(lions, BOB)["face_down"] is True and g.status(ANA) == "in_game"
 
 
 # == 701 Library handling ===========================================================================
@@ -165,8 +166,9 @@ def test_701_1b_an_effect_that_would_shuffle_the_library_cuts_it(client):
     body = g.do(BOB, type="shuffle")  # a player's shuffle: a cut at a random point
     data = body["event"]["data"]
     assert data["random"] is True and 1 <= data["at"] <= 2 and data["library_size"] == 3
-    g.refused(JUDGE, 422, "invalid", None, type="shuffle", player=ANA, at=3)  # a 3-card library cuts at 1 or 2
-    g.refused(JUDGE, 422, "invalid", None, type="shuffle", player=ANA, at=0)
+    g.refused(JUDGE, 422, "invalid", None, type="shuffle", player=ANA, at=4)  # a 3-card library cuts at 0 to 3
+    for at in (0, 3):  # 701.1a's decision: recorded, and the order stays
+        assert g.do(JUDGE, type="shuffle", player=ANA, at=at)["event"]["data"]["at"] == at
 
 
 def test_701_1a_players_cant_search_the_library(client):
