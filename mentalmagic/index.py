@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from threading import Lock
 
 from .cards import SPLIT_LAYOUTS, Card, Nameable
+from .commander import describe
 from .formats import check_format
 from .identity import Identity, identity_text
 from .mana import ManaCost, cost_phrase, cost_words
@@ -96,15 +97,47 @@ def in_rule_order(reasons: list[Reason]) -> list[Reason]:
     return sorted(reasons, key=lambda r: rule_order(r.rule))
 
 
+@dataclass(frozen=True)
+class CandidateQuery:
+    """One question to the index, "what may this be named?" or "may it be named X?": the printed
+    card or a cost, the format and house option, filters, the commander identity to answer within
+    (903.5c), and the names a game has taken (704.2). The CLI, the API and the games ask with one."""
+
+    printed: Card | None = None
+    cost: ManaCost | None = None
+    fmt: str = "vintage"
+    phyrexian_as_hybrid: bool = False
+    type_: str | None = None
+    keyword: str | None = None
+    identity: Identity | None = None
+    commanders: tuple[Card, ...] = ()  # whose identity it is (for the reasons and the answer)
+    taken: frozenset[str] = frozenset()  # folded names
+
+    @property
+    def whose(self) -> str:
+        return f"{describe(self.commanders)}'s" if self.commanders else "the commander's"
+
+
 @dataclass
 class CandidateList:
-    """The answer to "what may this be named?"."""
+    """The answer to "what may this be named?": ``names`` are every name the costs match (the same
+    tuple for the same question, so an edge may key its work on it), ``excluded`` the printed card's
+    own faces (704.1, D4), ``taken`` the game's taken names (704.2): still candidates, marked."""
 
     printed: Card | None
     costs: list[ManaCost]
     format: str
-    candidates: list[Nameable]
+    names: tuple[Nameable, ...]
+    excluded: frozenset[str] = frozenset()
+    taken: frozenset[str] = frozenset()
     unknown_faces: tuple[str, ...] = ()
+
+    @property
+    def candidates(self) -> list[Nameable]:
+        """The candidates in name order: ``names`` without the printed card's own faces."""
+        if not self.excluded:
+            return list(self.names)
+        return [n for n in self.names if n.key not in self.excluded]
 
 
 @dataclass
@@ -183,37 +216,30 @@ class CandidateFinder:
         out = {c for cost in costs for c in cost.instantiations(phyrexian_as_hybrid)}
         return sorted(out, key=lambda c: (c.mana_value, str(c)))
 
-    def candidates(
-        self,
-        *,
-        printed: Card | None = None,
-        cost: ManaCost | None = None,
-        fmt: str = "vintage",
-        phyrexian_as_hybrid: bool = False,
-        type_: str | None = None,
-        keyword: str | None = None,
-        identity: Identity | None = None,
-    ) -> CandidateList:
-        """Every name the printed card (or cost) may take in ``fmt``, sorted by name; with
-        ``identity`` (a commander's, ``commander.identity_of``), only names within it (903.5c)."""
-        fmt = check_format(fmt)
-        costs = self.printed_costs(printed, cost)
-        found = self.names_for(costs, fmt, phyrexian_as_hybrid, type_, keyword, identity)
-        if printed is not None:  # never the printed card itself, nor any face of it (704.1, D4)
-            excluded = printed.face_names
-            found = [n for n in found if n.key not in excluded]
-        out = list(found)
+    def candidates(self, query: CandidateQuery | None = None, /, **asked) -> CandidateList:
+        """Every name the printed card (or cost) may take in the query's format, sorted by name;
+        with an identity (a commander's, ``commander.identity_of``), only names within it (903.5c).
+        Asked with a ``CandidateQuery``, or with its fields as keywords."""
+        q = query if query is not None else CandidateQuery(**asked)
+        fmt = check_format(q.fmt)
+        costs = self.printed_costs(q.printed, q.cost)
+        printed = q.printed
         return CandidateList(
             printed=printed,
-            costs=self.concrete_costs(costs, phyrexian_as_hybrid),
+            costs=self.concrete_costs(costs, q.phyrexian_as_hybrid),
             format=fmt,
-            candidates=out,
+            names=self.names_for(costs, fmt, q.phyrexian_as_hybrid, q.type_, q.keyword, q.identity),
+            # never the printed card itself, nor any face of it (704.1, D4)
+            excluded=printed.face_names if printed is not None else frozenset(),
+            taken=q.taken,
             unknown_faces=printed.unknown_faces if printed is not None else (),
         )
 
     def check(
         self,
         name: str,
+        query: CandidateQuery | None = None,
+        /,
         *,
         printed: Card | None = None,
         cost: ManaCost | None = None,
@@ -226,8 +252,12 @@ class CandidateFinder:
         """May the printed card (or cost) be named ``name``? Every reason, with its rule.
 
         With ``identity`` (the namer's commander's, ``commander.identity_of``), a name outside
-        it is refused under 903.5c; ``whose`` says whose identity it is in that reason.
+        it is refused under 903.5c; ``whose`` says whose identity it is in that reason. Asked
+        with a ``CandidateQuery`` (its fields win), or with its fields as keywords.
         """
+        if query is not None:
+            printed, cost, fmt, phyrexian_as_hybrid = query.printed, query.cost, query.fmt, query.phyrexian_as_hybrid
+            taken, identity, whose = query.taken, query.identity, query.whose
         fmt = check_format(fmt)
         entries = self.pool.nameables_called(name)
         if not entries:  # the printed card's own name refuses whatever the data says (704.1, D4)

@@ -6,38 +6,34 @@ import json
 
 import click
 
-from ..commander import can_be_commander, describe, find_commanders, identity_of
+from .. import lookups
+from ..commander import can_be_commander
 from ..errors import ArbiterError
 from ..formats import DEFAULT_FORMAT, FORMATS
 from ..identity import identity_text
+from ..index import CandidateQuery
 from ..mana import ManaCost, ManaCostError, cost_words
 from .context import fail, runtime
 
 
-def _printed_or_cost(rt, printed: str):
-    """A card name if one is called so, else a mana cost ('{R/W}{R/W}', '1RR')."""
+def _query(rt, printed: str, **asked) -> CandidateQuery:
+    """The question (lookups.candidate_query): PRINTED is a card if one is called so, else a mana
+    cost ('{R/W}{R/W}', '1RR'); a --commander that can't be one fails."""
     try:
-        return rt.pool.lookup(printed), None
+        name, cost = rt.pool.lookup(printed).name, None
     except ArbiterError:
         try:
-            return None, ManaCost.parse(printed)
+            name, cost = None, ManaCost.parse(printed)
         except ManaCostError:
             raise click.ClickException(f"no card named {printed!r}, and it isn't a mana cost either") from None
+    try:
+        return lookups.candidate_query(rt.finder, printed=name, cost=cost, **asked)
+    except ArbiterError as e:
+        fail(e)
 
 
 COMMANDER = click.option("--commander", "commanders", multiple=True, metavar="NAME",
                          help="Only names within this commander's colour identity (903.5c); twice for partners.")
-
-
-def _within(rt, commanders: tuple[str, ...]):
-    """(identity, whose) for --commander, or (None, '') without it; a card that can't be one fails."""
-    if not commanders:
-        return None, ""
-    try:
-        cards = find_commanders(rt.pool, commanders)
-        return identity_of(cards), f"{describe(cards)}'s"
-    except ArbiterError as e:
-        fail(e)
 
 
 @click.command()
@@ -52,20 +48,19 @@ def _within(rt, commanders: tuple[str, ...]):
 def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, as_json, commanders):
     """Names a printed card (or a cost like {R/W}{R/W}) may take (704.1)."""
     rt = runtime(ctx)
-    card, cost = _printed_or_cost(rt, printed)
-    identity, whose = _within(rt, commanders)
-    res = rt.finder.candidates(printed=card, cost=cost, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid,
-                               type_=type_, keyword=keyword, identity=identity)
+    q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, type_=type_, keyword=keyword,
+               commanders=commanders)
+    res = lookups.candidates(rt.finder, q)
     if as_json:
         click.echo(json.dumps({"costs": [str(c) for c in res.costs],
                                "candidates": [n.name for n in res.candidates]}, ensure_ascii=False))
         return
-    if card is not None:
-        label = card.name
+    if q.printed is not None:
+        label = q.printed.name
     else:
-        label = "A card with no mana cost" if cost.is_none else f"A card costing {cost}"
+        label = "A card with no mana cost" if q.cost.is_none else f"A card costing {q.cost}"
     as_ = " or ".join("a card with no mana cost" if c.is_none else c.text for c in res.costs) or "nothing known"
-    within = f", within {whose} colour identity {identity_text(identity)} (903.5c)" if commanders else ""
+    within = f", within {q.whose} colour identity {identity_text(q.identity)} (903.5c)" if commanders else ""
     click.echo(f"{label} may be named as {as_} in {fmt}{within}: {len(res.candidates)} candidates (704.1)")
     for n in res.candidates:
         mark = "  [watched 706.4a]" if rt.pool.bans.status(n.card) == "watched" else ""
@@ -84,10 +79,8 @@ def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, as_json, 
 def check(ctx, printed, name, fmt, phyrexian_as_hybrid, commanders):
     """May PRINTED (a card or a cost) be named NAME? Exit status 1 when not."""
     rt = runtime(ctx)
-    card, cost = _printed_or_cost(rt, printed)
-    identity, whose = _within(rt, commanders)
-    v = rt.finder.check(name, printed=card, cost=cost, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid,
-                        identity=identity, whose=whose)
+    q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, commanders=commanders)
+    v = lookups.check(rt.finder, name, q)
     click.echo("legal" if v.legal else "NOT legal")
     for r in v.reasons:
         click.echo(f"  {r.rule}: {r.message}")

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from flask import Blueprint, current_app, jsonify, request
 
-from .. import __version__
-from ..cards import Card
-from ..commander import describe, find_commanders, identity_of
-from ..errors import UnknownPlayer
-from ..formats import FORMATS, check_format
-from ..identity import Identity, wubrg
-from ..index import explain_empty
-from ..mana import ManaCost
-from ..naming import commander_cards
+from .. import __version__, lookups
+from ..formats import FORMATS
+from ..identity import wubrg
+from ..index import CandidateQuery
 from . import schemas
-from .encoding import Encoded, body_response, dumps
+from .encoding import Encoded, body_response
 from .remembered import Remembered
-from .views import card_json
+from .views import card_json, exclusion_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -29,25 +22,6 @@ _check = schemas.CheckQuery()
 
 def runtime():
     return current_app.extensions["mentalmagic"]
-
-
-@dataclass
-class Query:
-    """What /candidates and /check ask under: the printed card or cost, format, option, taken names."""
-
-    printed: Card | None
-    cost: ManaCost | None
-    fmt: str
-    phyrexian_as_hybrid: bool
-    taken: frozenset[str]
-    commanders: tuple[Card, ...] = ()  # ?commander=…, once per commander (two for partners)
-    identity: Identity | None = None  # theirs: names outside it are refused (903.5c)
-
-    def within(self) -> dict:
-        """What the answer adds when asked within a commander's identity; nothing otherwise."""
-        if self.identity is None:
-            return {}
-        return {"commander": [c.name for c in self.commanders], "color_identity": wubrg(self.identity)}
 
 
 _LOADED = Remembered(entries=8192, longest=1024)  # a bot's question is ~100 bytes
@@ -69,33 +43,23 @@ def loaded_args(schema) -> tuple[dict, bool]:
     return dict(hit[0]), hit[1]
 
 
-def load_query(schema) -> tuple[dict, Query]:
-    """Read the query string; a ``game`` gives its format, house option and taken names, and
-    ``commander`` (repeated for partners: names may hold commas) the identity to answer within."""
+def load_query(schema) -> tuple[dict, CandidateQuery]:
+    """The query string, and the question it asks (lookups.candidate_query): a ``game`` gives its
+    format, house option and taken names, ``commander`` (repeated for partners: names may hold
+    commas) the identity to answer within."""
     args, format_given = loaded_args(schema)
     rt = runtime()
-    # 422 when it can't be one (903.3, D14(c))
-    commanders = find_commanders(rt.pool, args["commander"]) if "commander" in args else ()
-    fmt, option, taken = args["format"], args.get("phyrexian_as_hybrid"), frozenset()
-    if args.get("game"):
-        game = rt.games.load(args["game"])
-        if not format_given:
-            fmt = game.setup.format
-        if option is None:
-            option = game.setup.phyrexian_as_hybrid
-        taken = game.state.names.taken_keys()
-        if "player" in args:  # within that player's commander's identity (903.5c, D14(b))
-            commanders = _players_commanders(rt.pool, game, args["player"])
-    printed = rt.pool.lookup(args["printed"]) if "printed" in args else None
-    identity = identity_of(commanders) if commanders else None
-    return args, Query(printed, args.get("cost"), fmt, bool(option), taken, commanders, identity)
+    return args, lookups.candidate_query(
+        rt.finder, printed=args.get("printed"), cost=args.get("cost"), fmt=args["format"] if format_given else None,
+        phyrexian_as_hybrid=args.get("phyrexian_as_hybrid"), type_=args.get("type"), keyword=args.get("keyword"),
+        commanders=args.get("commander", ()), games=rt.games, game=args.get("game"), player=args.get("player"))
 
 
-def _players_commanders(pool, game, pid: str) -> tuple[Card, ...]:
-    """The commander cards of a player of ``game`` (none outside a commander game); 422 for nobody."""
-    if game.setup.player(pid) is None:
-        raise UnknownPlayer(pid)
-    return commander_cards(game.setup, pool, pid)
+def within(q: CandidateQuery) -> dict:
+    """What an answer adds when asked within a commander's identity (903.5c); nothing otherwise."""
+    if q.identity is None:
+        return {}
+    return {"commander": [c.name for c in q.commanders], "color_identity": wubrg(q.identity)}
 
 
 @bp.get("/health")
@@ -137,28 +101,16 @@ def search():
 
 @bp.get("/candidates")
 def candidates():
-    """Spliced from bytes encoded once per question (encoding.py); means what ``candidate_json`` says."""
+    """finder.candidates()'s answer, as bytes spliced from encoded parts (encoding.py)."""
     args, q = load_query(_candidates)
-    finder, printed = runtime().finder, q.printed
-    fmt = check_format(q.fmt)
-    costs = finder.printed_costs(printed, q.cost)
-    base = finder.names_for(costs, fmt, q.phyrexian_as_hybrid, args.get("type"), args.get("keyword"), q.identity)
+    finder = runtime().finder
+    res = lookups.candidates(finder, q)
     enc = encoded()
-    # never the printed card itself, nor any face of it (704.1, D4)
-    excluded = printed.face_names if printed is not None else frozenset()
-    count, page = enc.candidates(base).render(excluded, q.taken, args["offset"], args.get("limit"))
-    body = b"".join([
-        b'{"printed":', enc.card(printed) if printed is not None else b"null",
-        b',"costs":', dumps([str(c) for c in finder.concrete_costs(costs, q.phyrexian_as_hybrid)]),
-        b',"format":', dumps(fmt),
-        b',"count":', str(count).encode(),
-        b',"candidates":[', *page,
-        b'],"unknown_faces":', dumps(list(printed.unknown_faces) if printed is not None else []),
-        *_excluded(count, printed, q, args),
-        *(b"," + dumps(k) + b":" + dumps(v) for k, v in q.within().items()),
-        b"}",
-    ])
-    return body_response(body)
+
+    def why_none() -> bytes:  # asked only of an empty answer; the same question answers the same
+        return enc.explained(_question(q), lambda: [exclusion_json(x) for x in lookups.why_none(finder, q)])
+
+    return body_response(enc.candidates_answer(res, args["offset"], args.get("limit"), within(q), why_none))
 
 
 def encoded() -> Encoded:
@@ -170,36 +122,22 @@ def encoded() -> Encoded:
     return enc
 
 
-def _excluded(count: int, printed, q, args) -> list[bytes]:
-    """Why a question has no candidate: each same-cost card and the rule that keeps it out (asked only then)."""
-    if count:
-        return []
-
-    def build() -> list[dict]:
-        return [{"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
-                for x in explain_empty(runtime().pool, printed=printed, cost=q.cost, fmt=q.fmt,
-                                       phyrexian_as_hybrid=q.phyrexian_as_hybrid,
-                                       type_=args.get("type"), keyword=args.get("keyword"),
-                                       identity=q.identity, whose=f"{describe(q.commanders)}'s")]
-
-    key = (printed.name if printed is not None else None, str(q.cost) if q.cost is not None else None, q.fmt,
-           q.phyrexian_as_hybrid, args.get("type"), args.get("keyword"), tuple(c.name for c in q.commanders))
-    return [b',"excluded":', encoded().explained(key, build)]
+def _question(q: CandidateQuery) -> tuple:
+    """What an empty answer's reasons depend on: the question, never a game's taken names."""
+    return (q.printed.name if q.printed is not None else None, str(q.cost) if q.cost is not None else None, q.fmt,
+            q.phyrexian_as_hybrid, q.type_, q.keyword, tuple(c.name for c in q.commanders))
 
 
 @bp.get("/check")
 def check():
     args, q = load_query(_check)
-    verdict = runtime().finder.check(args["name"], printed=q.printed, cost=q.cost, fmt=q.fmt,
-                                     phyrexian_as_hybrid=q.phyrexian_as_hybrid, taken=q.taken,
-                                     identity=q.identity, whose=f"{describe(q.commanders)}'s")
+    verdict = lookups.check(runtime().finder, args["name"], q)
     return jsonify(
         {
             "legal": verdict.legal,
             "reasons": [{"rule": r.rule, "message": r.message} for r in verdict.reasons],
             "name": verdict.nameable.name if verdict.nameable else None,
             "format": q.fmt,
-            **q.within(),
+            **within(q),
         }
     )
-

@@ -10,6 +10,7 @@ bytes: it drops the printed card's own faces, marks the game's taken names, and 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from io import BytesIO
 from threading import Lock
 
@@ -19,6 +20,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.wsgi import wrap_file
 
 from ..cards import Card, Nameable
+from ..index import CandidateList
 from ..pool import CardPool
 from ..views import SharedView
 from .views import candidate_json, card_json, card_summary
@@ -74,17 +76,15 @@ def dumps_kept(obj) -> bytes:
     return bytes(memoryview(dumps(obj)))
 
 
-_UNTAKEN, _TAKEN = b'"taken":false', b'"taken":true'
-
-
 class EncodedList:
     """One list of candidates as JSON bytes: every entry followed by a comma, and where each starts."""
 
-    __slots__ = ("base", "joined", "starts", "positions")
+    __slots__ = ("base", "fragment", "joined", "starts", "positions")
 
     def __init__(self, base: tuple[Nameable, ...], fragment):
         self.base = base  # held, so that the id it is filed under can't be reused
-        parts = [fragment(n) + b"," for n in base]
+        self.fragment = fragment
+        parts = [fragment(n, False) + b"," for n in base]
         self.joined = b"".join(parts)
         starts, at = array("q", [0]), 0
         for p in parts:
@@ -116,9 +116,7 @@ class EncodedList:
         for i in special:
             pieces.append(view[starts[cur]:starts[i]])
             if i in marks:
-                frag = self.joined[starts[i]:starts[i + 1]]
-                cut = frag.rindex(_UNTAKEN)  # the last key but one: no string can hold it unescaped
-                pieces.append(frag[:cut] + _TAKEN + frag[cut + len(_UNTAKEN):])
+                pieces.append(self.fragment(self.base[i], True) + b",")
             cur = i + 1
         pieces.append(view[starts[cur]:starts[hi]])
         while not pieces[-1]:  # the page ended on a dropped entry
@@ -149,17 +147,37 @@ class Encoded:
         self._list_bytes = 0
         self._cards: dict[str, bytes] = {}
         self._summaries: dict[str, bytes] = {}
-        self._fragments: dict[int, bytes] = {}
+        self._fragments: dict[tuple[int, bool], bytes] = {}
         self._explained: dict[tuple, bytes] = {}
         self._lock = Lock()
 
-    def fragment(self, n: Nameable) -> bytes:
-        """One candidate, untaken; ``watched`` is the pool's ban list's (706.4a)."""
-        frag = self._fragments.get(id(n))  # the pool keeps every nameable alive: ids stay theirs
-        if frag is None:  # a nameable never changes: encode it once per process
-            frag = self._fragments[id(n)] = dumps_kept(
-                candidate_json(n, False, self.pool.bans.status(n.card) == "watched"))
+    def fragment(self, n: Nameable, taken: bool) -> bytes:
+        """One candidate, taken or not; ``watched`` is the pool's ban list's (706.4a)."""
+        key = (id(n), taken)  # the pool keeps every nameable alive: ids stay theirs
+        frag = self._fragments.get(key)
+        if frag is None:  # a nameable never changes: encode it once per process (and once taken)
+            frag = self._fragments[key] = dumps_kept(
+                candidate_json(n, taken, self.pool.bans.status(n.card) == "watched"))
         return frag
+
+    def candidates_answer(self, res: CandidateList, offset: int, limit: int | None, within: dict,
+                          why_none: Callable[[], bytes]) -> bytes:
+        """The /candidates answer (docs/api.md) of ``finder.candidates()``'s result: its names
+        without the printed card's faces, the taken ones marked, one page; ``why_none()`` (the
+        encoded reasons) only when there is no candidate; ``within`` a commander's identity."""
+        printed = res.printed
+        count, page = self.candidates(res.names).render(res.excluded, res.taken, offset, limit)
+        return b"".join([
+            b'{"printed":', self.card(printed) if printed is not None else b"null",
+            b',"costs":', dumps([str(c) for c in res.costs]),
+            b',"format":', dumps(res.format),
+            b',"count":', str(count).encode(),
+            b',"candidates":[', *page,
+            b'],"unknown_faces":', dumps(list(res.unknown_faces)),
+            *((b',"excluded":', why_none()) if not count else ()),
+            *(b"," + dumps(k) + b":" + dumps(v) for k, v in within.items()),
+            b"}",
+        ])
 
     def candidates(self, base: tuple[Nameable, ...]) -> EncodedList:
         enc = self._lists.get(id(base))

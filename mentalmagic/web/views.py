@@ -1,10 +1,11 @@
-"""Domain objects as the JSON shapes API.md fixes (described in schemas.py)."""
+"""Domain objects as the JSON shapes docs/api.md fixes (described in schemas.py)."""
 
 from __future__ import annotations
 
 from ..cards import Card, Nameable
 from ..commander import can_be_commander
 from ..identity import wubrg
+from ..index import Exclusion
 from ..mana import mana_value_number as _num  # one type for mana_value everywhere (705.7)
 from ..pool import CardPool
 
@@ -60,3 +61,8 @@ def candidate_json(n: Nameable, taken: bool, watched: bool) -> dict:
         "taken": taken,
         "watched": watched,
     }
+
+
+def exclusion_json(x: Exclusion) -> dict:
+    """Why one same-cost card is no candidate: its rule and reason (an empty /candidates answer)."""
+    return {"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}

@@ -1,0 +1,72 @@
+"""The card look-ups' use cases: what a caller asks, resolved once into one ``CandidateQuery``
+(cards by name, a game's format, house option and taken names, a commander's identity), which the
+index answers. The API, the CLI and the pages ask through these; nothing here knows HTTP or SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from .commander import find_commanders, identity_of
+from .errors import UnknownPlayer
+from .formats import DEFAULT_FORMAT
+from .game import Game
+from .index import CandidateFinder, CandidateList, CandidateQuery, Exclusion, Verdict, explain_empty
+from .mana import ManaCost
+from .naming import commander_cards
+
+
+class Games(Protocol):
+    def load(self, game_id: str) -> Game: ...
+
+
+def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost: ManaCost | None = None,
+                    fmt: str | None = None, phyrexian_as_hybrid: bool | None = None, type_: str | None = None,
+                    keyword: str | None = None, commanders: Sequence[str] = (), games: Games | None = None,
+                    game: str | None = None, player: str | None = None) -> CandidateQuery:
+    """The question, resolved: ``printed`` and ``commanders`` found by any English or French name
+    (404, or 422 for a card that can't be a commander: 903.3, D14(c)). With ``game``, the game's
+    format and option unless given, its taken names (704.2), and with ``player`` that player's
+    commander's identity (903.5c, D14(b); 422 for nobody of the game)."""
+    pool = finder.pool
+    chosen = tuple(find_commanders(pool, commanders)) if commanders else ()
+    taken: frozenset[str] = frozenset()
+    if game:
+        g = games.load(game)
+        fmt = fmt or g.setup.format
+        if phyrexian_as_hybrid is None:
+            phyrexian_as_hybrid = g.setup.phyrexian_as_hybrid
+        taken = g.state.names.taken_keys()
+        if player is not None:
+            if g.setup.player(player) is None:
+                raise UnknownPlayer(player)
+            chosen = tuple(commander_cards(g.setup, pool, player))
+    return CandidateQuery(
+        printed=pool.lookup(printed) if printed is not None else None,
+        cost=cost,
+        fmt=fmt or DEFAULT_FORMAT,
+        phyrexian_as_hybrid=bool(phyrexian_as_hybrid),
+        type_=type_,
+        keyword=keyword,
+        identity=identity_of(chosen) if chosen else None,
+        commanders=chosen,
+        taken=taken,
+    )
+
+
+def candidates(finder: CandidateFinder, query: CandidateQuery) -> CandidateList:
+    """Every name the printed card (or cost) may take (704.1)."""
+    return finder.candidates(query)
+
+
+def check(finder: CandidateFinder, name: str, query: CandidateQuery) -> Verdict:
+    """May it be named ``name``? Every reason, with its rule."""
+    return finder.check(name, query)
+
+
+def why_none(finder: CandidateFinder, query: CandidateQuery) -> list[Exclusion]:
+    """An empty answer's reasons: each same-cost card and the rule that keeps it out."""
+    return explain_empty(finder.pool, printed=query.printed, cost=query.cost, fmt=query.fmt,
+                         phyrexian_as_hybrid=query.phyrexian_as_hybrid, type_=query.type_, keyword=query.keyword,
+                         identity=query.identity, whose=query.whose)
