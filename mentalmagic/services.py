@@ -32,8 +32,8 @@ from .tokens import new_token, token_hash
 class Repository(Protocol):
     shard: str  # this instance's part of the game ids, when several share the games (README, "Past one machine")
 
-    def load(self, game_id: str) -> Game: ...
-    def peek(self, game_id: str) -> Game | None: ...
+    def load(self, game_id: str) -> Game: ...  # as of now; its ``version`` grows with every write to it
+    def peek(self, game_id: str) -> Game | None: ...  # as this process last saw it (perhaps stale), or None
     def events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]: ...
     def tokens(self, game_id: str) -> tuple[str, dict[str, str]]: ...
     def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str]) -> None: ...
@@ -134,8 +134,9 @@ def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict
     early = _decided(seen, uow.finder, caller, command)
     with uow:
         game = _writable(uow.games.load(game_id))  # inside the lock: nobody can write between read and append
-        # the same object is the same version, the same state: the same decision
-        event, after = early if early is not None and seen is game else _decide(game, uow.finder, caller, command)
+        # every write bumps the version: the same version is the same state, so the same decision
+        unchanged = early is not None and seen.version == game.version
+        event, after = early if unchanged else _decide(game, uow.finder, caller, command)
         game, changed = uow.games.append(game, event, after)
         uow.commit()
     return {"event": views.event_view(event, caller),

@@ -161,10 +161,10 @@ def test_an_idle_game_is_archived_by_the_next_new_game_read_only_and_still_reada
     app.extensions.pop("mentalmagic.swept", None)  # the last sweep was long ago
     Table(app.test_client())  # creating a game sweeps
 
-    assert store._row(idle.id)["archived_at"] and not store._row(busy.id)["archived_at"]
+    assert store.load(idle.id).archived_at and not store.load(busy.id).archived_at
     assert idle.view() == {**seen, "archived": True}  # replayed from the log, exactly as it was
     assert idle.events() == log
-    assert idle.id not in store._cache  # out of the hot cache, even after a read
+    assert idle.id not in store.cache.ids()  # out of the hot cache, even after a read
     assert other_process.load(idle.id).archived_at is not None  # its cached copy is stale: read again
     assert _rows(db, "events", idle.id) == 2 and _rows(db, "game_cards", idle.id) == 0
     assert _rows(db, "names", idle.id) == 0  # the projection is gone, the log kept
@@ -209,11 +209,11 @@ def test_the_game_cache_keeps_the_most_recently_used_games_only(app, db, finder)
     store.load(ids[1])
     store.load(ids[0])  # used again: now the most recent
     store.load(ids[2])  # evicts ids[1], the least recently used
-    assert list(store._cache) == [ids[0], ids[2]] and store.cached() == 2
-    hits, misses = store.cache_hits, store.cache_misses
-    assert store.load(ids[0]) is first and store.cache_hits == hits + 1
+    assert store.cache.ids() == [ids[0], ids[2]] and len(store.cache) == 2
+    hits, misses = store.cache.hits, store.cache.misses
+    assert store.load(ids[0]) is first and store.cache.hits == hits + 1
     again = store.load(ids[1])  # replayed from the log: the same state
-    assert store.cache_misses == misses + 1 and store.cached() == 2
+    assert store.cache.misses == misses + 1 and len(store.cache) == 2
     assert again.state.snapshot() == GameStore(db, finder).load(ids[1]).state.snapshot()
 
 
@@ -221,7 +221,7 @@ def test_a_cache_of_zero_keeps_nothing(app, db, finder):
     gid = Table(app.test_client()).id
     store = GameStore(db, finder, cache_size=0)
     assert store.load(gid).state.snapshot() == store.load(gid).state.snapshot()
-    assert store.cached() == 0 and store.cache_misses == 2
+    assert len(store.cache) == 0 and store.cache.misses == 2
 
 
 def test_the_settings_are_read_from_the_environment():

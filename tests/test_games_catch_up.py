@@ -85,10 +85,11 @@ def test_the_projection_rows_match_a_full_replay_after_every_kind_of_action(stor
     act(a, gid, P2, Look(count=1))
     act(a, gid, P1, Move(card=c1, to="graveyard"))
     state = GameStore(a.db_path, a.finder).load(gid).state
-    rows = {r["id"]: json.loads(r["state"]) for r in a.db.query("select id, state from game_cards where game_id = ?",
-                                                                  [gid])}
+    db = a.database.db
+    rows = {r["id"]: json.loads(r["state"]) for r in db.query("select id, state from game_cards where game_id = ?",
+                                                                [gid])}
     assert rows == {cid: c.to_dict() for cid, c in state.cards.items()}
-    names = [(r["name"], r["card"], r["seq"]) for r in a.db.query(
+    names = [(r["name"], r["card"], r["seq"]) for r in db.query(
         "select name, card, seq from names where game_id = ? order by seq", [gid])]
     assert names == [(r.name, r.card, r.seq) for r in state.names.records()]
 

@@ -36,7 +36,7 @@ def start(db_path, pool, finder):
     def start_service():
         runtime = Runtime(db_path=db_path, pool=pool, finder=finder)
         app = create_app({"TESTING": True, "DATABASE": str(db_path), "RUNTIME": runtime})
-        assert runtime.games is not None and runtime.games._cache == {}
+        assert runtime.games is not None and len(runtime.games.cache) == 0
         return app
 
     return start_service

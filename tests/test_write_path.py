@@ -204,7 +204,7 @@ def test_a_games_connection_leaves_the_fsync_to_the_store_on_a_wal_file(two):
     a, _ = two
     gid = new_game(a, ["Shock"])
     a.load(gid)
-    level = a.db.conn.execute("PRAGMA synchronous").fetchone()[0]
+    level = a.database.db.conn.execute("PRAGMA synchronous").fetchone()[0]
     assert level == (1 if LINUX else 2)  # NORMAL: synced by the store; FULL where it can't be
 
 

@@ -1,4 +1,5 @@
-"""Games in SQLite: the repository (load, add, append, sync) and the unit of work around it.
+"""Games in SQLite: the repository (load, add, append, sync), the unit of work around it, and the
+store that makes them (over gameconn.GameDatabase and gamecache.VersionCache).
 
 One use case is one transaction (BEGIN IMMEDIATE): the event, the names it takes and the
 cards it moves land together or not at all, and two bots acting on one game at once are
@@ -11,24 +12,19 @@ recently used games go first) and never holds an archived game.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import threading
-import weakref
-from collections import OrderedDict
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
 
 import orjson
 
 from ..clock import now
-from ..errors import AlreadyNamed, NameTaken, StorageFailed, UnknownGame
+from ..errors import AlreadyNamed, NameTaken, UnknownGame
 from ..game import Event, Game, GameSetup, GameState, replay
 from ..index import CandidateFinder
 from ..names import fold
-from . import connect
-from .durable import wal_to_sync
-from .writelock import WriterLock
+from .gamecache import VersionCache
+from .gameconn import GameDatabase
 
 _TOKENS = ("select g.judge_token_hash, p.id, p.token_hash from games g left join players p on p.game_id = g.id"
            " where g.id = ?")
@@ -41,71 +37,42 @@ def _json(obj) -> str:
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
-class GameStore:
-    """The games of one database file, for one process: a connection per thread, the cache,
-    and the repository's reads and writes (writes only inside a unit of work)."""
+class GameRepository:
+    """The games' rows, for one unit of work: reads from the cache when the stored version says it
+    is still good; writes only inside the unit's transaction, kept in the cache once it commits."""
 
-    def __init__(self, db_path: Path, finder: CandidateFinder, cache_size: int = 256, shard: str = ""):
-        self.db_path = Path(db_path)
+    def __init__(self, database: GameDatabase, cache: VersionCache, shard: str = ""):
+        self.database, self.cache = database, cache
         self.shard = shard  # the prefix of the ids of the games created here (MENTALMAGIC_SHARD)
-        self.finder = finder  # the card finder the rules name with, handed to each unit of work
-        self.cache_size = cache_size  # 0: nothing kept, every read replays the log
-        self._local = threading.local()
-        self._cache: OrderedDict[str, Game] = OrderedDict()  # least recently used first
-        self._cache_lock = threading.Lock()
-        self.writer = WriterLock(self.db_path)  # units of work queue here, not in SQLite's busy handler
-        self.cache_hits = self.cache_misses = 0
-        self._synced: dict[str, int] = {}  # game id -> a version of it known to be on disk (storage/durable.py)
-        self.failed: str | None = None  # why this store takes no more writes: the disk failed a sync
+        self.written: list[Game] = []  # what this unit wrote, kept in the cache once it commits
 
     @property
     def db(self):
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = self._local.db = connect(self.db_path, apply_schema=False)
-            wal = self._local.wal = wal_to_sync(db.conn)  # None: SQLite syncs inside COMMIT (storage/durable.py)
-            if wal is not None:  # closed with the connection, when its thread is gone
-                weakref.finalize(db, os.close, wal)
-        return db
-
-    def unit_of_work(self) -> SqliteUnitOfWork:
-        return SqliteUnitOfWork(self)
+        return self.database.db
 
     # -- reading ------------------------------------------------------------------------------
     def load(self, game_id: str) -> Game:
         """The game after its last event: from the cache when nobody wrote since, the cache plus
         the events written since when another process only appended, else replayed from the log."""
         version = self._version(game_id)  # one indexed read: whether another process wrote since
-        with self._cache_lock:
-            cached = self._cache.get(game_id)
-            hit = cached is not None and cached.version == version
-            if hit:
-                self._cache.move_to_end(game_id)
-                self.cache_hits += 1
-            else:
-                self.cache_misses += 1
+        cached, hit = self.cache.get(game_id, version)
         if hit:  # synced outside the cache's lock: a sync may wait on the disk
-            self._shown(game_id, version)
+            self.database.shown(game_id, version)
             return cached
-        with self._snapshot():  # the row and the events as of one moment
+        with self.database.snapshot():  # the row and the events as of one moment
             row = self._row(game_id)
             game = self._caught_up(cached, row) if cached is not None and cached.version < row["version"] else None
             if game is None:
                 setup = GameSetup.from_dict(json.loads(row["setup"]))
                 game = Game(row["id"], setup, replay(setup, self._read_events(game_id)), row["created_at"],
                             row["version"], archived_at=row["archived_at"])
-        self._shown(game_id, game.version)
-        return self.remember(game)
+        self.database.shown(game_id, game.version)
+        return self.cache.keep(game)
 
     def peek(self, game_id: str) -> Game | None:
         """The game as this process last saw it, without reading the database: perhaps stale,
-        perhaps None (a unit of work's ``load`` says whether it still is the game)."""
-        with self._cache_lock:
-            return self._cache.get(game_id)
-
-    def cached(self) -> int:
-        """How many games are in the cache now (at most ``cache_size``)."""
-        return len(self._cache)
+        perhaps None (``load`` under the writer lock says, by its version, whether it still is)."""
+        return self.cache.peek(game_id)
 
     def _caught_up(self, cached: Game, row: dict) -> Game | None:
         """``cached`` with the events appended since folded in, or None when an undo came between.
@@ -120,26 +87,12 @@ class GameStore:
         return Game(cached.id, cached.setup, cached.state.apply_events(new), cached.created_at, row["version"],
                     archived_at=row["archived_at"])
 
-    @contextmanager
-    def _snapshot(self):
-        """One read transaction (a unit of work's own transaction when inside one)."""
-        conn = self.db.conn
-        if conn.in_transaction:
-            yield
-            return
-        conn.execute("BEGIN")
-        try:
-            yield
-        finally:
-            if conn.in_transaction:
-                conn.execute("COMMIT")
-
     def events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]:
         """The log in order; with ``since``, only the events after that seq; at most ``limit``."""
-        with self._snapshot():  # the version, and the events as of it
+        with self.database.snapshot():  # the version, and the events as of it
             version = self._row(game_id)["version"]
             events = self._read_events(game_id, since, limit)
-        self._shown(game_id, version)
+        self.database.shown(game_id, version)
         return events
 
     def _read_events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]:
@@ -185,7 +138,7 @@ class GameStore:
             for i, p in enumerate(setup.players)
         )
         self._write_cards(game.id, game.state.cards.values())
-        self._pending().append(game)
+        self.written.append(game)
 
     def append(self, game: Game, event: Event, new_state: GameState) -> tuple[Game, list[str]]:
         """Record ``event`` and the projection of ``new_state``; the new game and the changed card ids."""
@@ -220,9 +173,7 @@ class GameStore:
             db.execute("update games set archived_at = ?, version = version + 1 where id = ?", [at, game_id])
             db.execute("delete from game_cards where game_id = ?", [game_id])
             db.execute("delete from names where game_id = ?", [game_id])
-        with self._cache_lock:
-            for game_id in ids:
-                self._cache.pop(game_id, None)
+        self.cache.drop(ids)
         return ids
 
     # -- helpers ------------------------------------------------------------------------------
@@ -238,63 +189,6 @@ class GameStore:
         if row is None:
             raise UnknownGame(game_id)
         return row[0]
-
-    def _shown(self, game_id: str, version: int) -> None:
-        """Before a read outside a unit of work shows ``version`` of a game: on disk, synced here
-        unless this process already knows it is (storage/durable.py)."""
-        if getattr(self._local, "wal", None) is None or self.db.conn.in_transaction:
-            return  # SQLite synced it inside COMMIT; or a unit of work, which syncs when it ends
-        with self._cache_lock:
-            if self._synced.get(game_id, -1) >= version:
-                return
-        self.make_durable()
-        self._mark_synced([(game_id, version)])
-
-    def _mark_synced(self, games: list[tuple[str, int]]) -> None:
-        with self._cache_lock:
-            if len(self._synced) > 4 * max(self.cache_size, 256):  # bounded: forgetting costs one sync a game
-                self._synced.clear()
-            for game_id, version in games:
-                if self._synced.get(game_id, -1) < version:
-                    self._synced[game_id] = version
-
-    def refuse_if_failed(self) -> None:
-        """StorageFailed once the disk failed a sync here: nothing written since is known durable."""
-        if self.failed:
-            raise StorageFailed(self.failed)
-
-    def make_durable(self) -> None:
-        """``fdatasync`` this thread's WAL, when its connection left that to us: everything committed
-        to the file so far is on disk when this returns. A failure stops this store's writes."""
-        wal = getattr(self._local, "wal", None)
-        if wal is None:
-            return
-        self.refuse_if_failed()  # the kernel tells a failed flush once: a later fdatasync passing proves nothing
-        try:
-            os.fdatasync(wal)
-        except OSError as e:
-            self.failed = (f"the disk failed to sync {self.db_path} ({e.strerror or e}): this server process answers "
-                           "nothing it doesn't know is on disk, and takes no writes, until it is restarted")
-            raise StorageFailed(f"{self.failed}. The last write may or may not have been recorded: read the game "
-                                "before acting again") from None
-
-    def _pending(self) -> list[Game]:
-        """What the current unit of work wrote, cached once it commits."""
-        if not hasattr(self._local, "pending"):
-            self._local.pending = []
-        return self._local.pending
-
-    def remember(self, game: Game) -> Game:
-        if game.archived_at is not None:  # out of the hot cache: an archived game is replayed when read
-            return game
-        with self._cache_lock:
-            current = self._cache.get(game.id)
-            if current is None or current.version <= game.version:  # never step back to an older read
-                self._cache[game.id] = game
-                self._cache.move_to_end(game.id)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-        return game
 
     def _sync(self, game: Game, new: GameState, changed: list[str] | None = None, at: str | None = None) -> Game:
         """Rewrite the projection rows that differ between the game's state and ``new``; bump the version.
@@ -325,7 +219,7 @@ class GameStore:
         conn.execute("update games set seq = ?, version = version + 1, updated_at = ?, finished_at = ? where id = ?",
                      [new.seq, at, finished_at, game.id])
         new_game = Game(game.id, game.setup, new, game.created_at, game.version + 1)
-        self._pending().append(new_game)
+        self.written.append(new_game)
         return new_game
 
     def _write_cards(self, game_id: str, cards) -> None:
@@ -342,39 +236,42 @@ class GameStore:
 
 
 class SqliteUnitOfWork:
-    """``with uow: ... uow.commit()``: one BEGIN IMMEDIATE transaction, rolled back unless committed."""
+    """``with uow: ... uow.commit()``: one BEGIN IMMEDIATE transaction, rolled back unless committed;
+    ``uow.games`` is a repository of its own."""
 
     def __init__(self, store: GameStore):
-        self.games = store
+        self.database = store.database
+        self.games = GameRepository(store.database, store.cache, store.shard)
         self.finder = store.finder
 
     def __enter__(self) -> SqliteUnitOfWork:
-        if self.games.db.conn.in_transaction:  # the writer lock isn't reentrant: refuse, don't hang
+        database = self.database
+        if database.db.conn.in_transaction:  # the writer lock isn't reentrant: refuse, don't hang
             raise RuntimeError("a unit of work inside another, on one thread")
-        self.games.refuse_if_failed()  # after a failed sync nothing here is known durable (storage/durable.py)
-        self.written: list[tuple[str, int]] = []
-        self.games.writer.__enter__()
+        database.refuse_if_failed()  # after a failed sync nothing here is known durable (storage/durable.py)
+        self.synced: list[tuple[str, int]] = []
+        database.writer.__enter__()
         try:
-            self.games.db.conn.execute("BEGIN IMMEDIATE")
+            database.db.conn.execute("BEGIN IMMEDIATE")
         except BaseException:
-            self.games.writer.__exit__(None, None, None)
+            database.writer.__exit__(None, None, None)
             raise
-        self.games._pending().clear()
+        self.games.written.clear()
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        conn = self.games.db.conn
-        pending = self.games._pending()
+        database = self.database
+        conn = database.db.conn
         try:
             if conn.in_transaction:  # not committed, or COMMIT itself failed: never leave it open
                 conn.execute("ROLLBACK")
         finally:
-            self.games.writer.__exit__(None, None, None)
-        pending.clear()
+            database.writer.__exit__(None, None, None)
+        self.games.written.clear()
         # After the lock (the next writer needn't wait for this fsync), before anyone is answered,
         # landed or refused: a refusal may rest on another writer's commit (storage/durable.py).
-        self.games.make_durable()
-        self.games._mark_synced(self.written)
+        database.make_durable()
+        database.mark_synced(self.synced)
         if isinstance(exc, sqlite3.IntegrityError):  # the database's own guards of 704.2 and 704.4
             if "names.name_key" in str(exc):
                 raise NameTaken("that name was taken by another card at the same moment") from exc
@@ -382,12 +279,42 @@ class SqliteUnitOfWork:
                 raise AlreadyNamed("this card was named at the same moment") from exc
 
     def commit(self) -> None:
-        self.games.refuse_if_failed()  # set by another thread since __enter__: build nothing on what may be lost
-        self.games.db.conn.execute("COMMIT")
-        for game in self.games._pending():
-            self.games.remember(game)
-            self.written.append((game.id, game.version))
-        self.games._pending().clear()
+        self.database.refuse_if_failed()  # set by another thread since __enter__: build nothing on what may be lost
+        self.database.db.conn.execute("COMMIT")
+        for game in self.games.written:
+            self.games.cache.keep(game)
+            self.synced.append((game.id, game.version))
+        self.games.written.clear()
+
+
+class GameStore:
+    """The games of one database file, for one process: the database (connections, durability),
+    the version cache, and a unit of work per use case (each with its own repository)."""
+
+    def __init__(self, db_path: Path, finder: CandidateFinder, cache_size: int = 256, shard: str = ""):
+        self.db_path = Path(db_path)
+        self.shard = shard
+        self.finder = finder  # the card finder the rules name with, handed to each unit of work
+        self.database = GameDatabase(self.db_path, cache_size)
+        self.cache = VersionCache(cache_size)
+
+    def unit_of_work(self) -> SqliteUnitOfWork:
+        return SqliteUnitOfWork(self)
+
+    # reads outside a use case (the CLI's table, a look-up's ?game=): a repository of their own
+    def load(self, game_id: str) -> Game:
+        return GameRepository(self.database, self.cache, self.shard).load(game_id)
+
+    def events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]:
+        return GameRepository(self.database, self.cache, self.shard).events(game_id, since, limit)
+
+    @property
+    def writer(self):
+        return self.database.writer
+
+    @property
+    def failed(self) -> str | None:
+        return self.database.failed
 
 
 def game_ids_starting(db_path: Path, prefix: str, limit: int = 50) -> list[str]:
