@@ -1,8 +1,12 @@
 """The actions a player or the judge may ask for, typed: one frozen dataclass per action type.
 
 They are built once at the edge (the API's schemas, the CLI) from what was sent; the core
-never reads an untyped action. A new action is a class here, a handler in actions.py and a
-fold in game.py.
+never reads an untyped action. A new action kind is a class here (in ``COMMANDS``), then an
+entry in each table keyed by it: its body schema (inputs.ACTIONS), who may send it
+(permissions._CHECKS, or UNCHECKED), its handler (actions.HANDLERS), its fold (game.FOLDS)
+and a line of the judge's grammar (grammar._VERBS with an example in grammar.HELP, which the
+CLI's `game do` and the console read; or grammar.NOT_IN_GRAMMAR). tests/test_action_kinds.py
+fails, naming the tables that disagree, until every one has it.
 """
 
 from __future__ import annotations

@@ -376,7 +376,8 @@ HELP: tuple[tuple[str, str, str], ...] = (
     ("P up C [as NAME] [via V]", "ana up 5 as Shock via morph", "turn face-down C face up (705.4)"),
     ("P reveal C… | top N [continuous]", "ana reveal 2", "P reveals cards (702.2b)"),
     ("P look C… | top N", "ben look top 3", "P looks at cards (702.2c)"),
-    ("P unreveal C… / P unlook C…", "ana unreveal 2", "the reveal or look ends"),
+    ("P unreveal C…", "ana unreveal 2", "the reveal ends (702.2b)"),
+    ("P unlook C…", "ben unlook 3", "the look ends (702.2c)"),
     ("P leave [returning C…]", "ana leave returning 6", "P leaves the game; C… go back to their owners (D9)"),
     ("P shuffle [at N]", "ana shuffle at 12", "the library is cut instead, N cards from the top or at random (701.1b)"),
     ("P damaged N by C", "ben damaged 7 by 10", "commander C dealt P N combat damage; 21 from one loses (903.10a)"),
@@ -384,6 +385,9 @@ HELP: tuple[tuple[str, str, str], ...] = (
     ("end", "end", "the judge ends the game: finished, every action refused until undone (issue 9)"),
 )
 VERBS: tuple[str, ...] = tuple(_VERBS)
+# The action kinds no line of the grammar makes: a search is refused whatever it says (701.1a);
+# the API takes it only so that a bot learns why.
+NOT_IN_GRAMMAR = frozenset({"search"})
 
 
 def help_text() -> str:

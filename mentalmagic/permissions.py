@@ -13,11 +13,14 @@ from .commands import (
     CommanderDamage,
     Draw,
     EndGame,
+    EndLook,
+    EndReveal,
     LeaveGame,
     Look,
     Move,
     Name,
     Reveal,
+    Search,
     Shuffle,
     TurnFaceUp,
 )
@@ -205,6 +208,9 @@ def _commander_damage(state, setup, actor, is_judge, cmd: CommanderDamage) -> No
                         "or the judge")
 
 
+# Kinds only the common checks of ``authorize`` guard: ending a reveal or a look (whoever may act
+# ends it; the handler checks it is under way), and the search every player is refused (701.1a).
+UNCHECKED: frozenset[type[Command]] = frozenset({EndReveal, EndLook, Search})
 _CHECKS: dict[type[Command], Callable[..., None]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
     LeaveGame: _leave_game, Shuffle: _shuffle, EndGame: _end_game, CommanderDamage: _commander_damage,
