@@ -10,25 +10,17 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
-import support
 from test_api_games import ANA, API, BOB, CID, JUDGE, Game, assert_envelope, checked
 
 from mentalmagic.web import schemas
+
+# Commanders and the cards of their identities, which the mini pool does not hold.
+pytestmark = pytest.mark.snapshot
 
 KRENKO = "Krenko, Mob Boss"  # {2}{R}{R}: mono-red
 THALIA = "Thalia, Guardian of Thraben"  # {1}{W}: mono-white
 AURELIA = "Aurelia, the Warleader"  # {2}{W}{W}{R}{R}: Boros
 PARTNERS = ["Thrasios, Triton Hero", "Tymna the Weaver"]  # {G}{U} and {1}{W}{B}
-
-
-@pytest.fixture(scope="module")
-def games_app(tmp_path_factory, card_db_path, pool, finder):
-    return support.games_app(tmp_path_factory, card_db_path, pool, finder, "api_commander_games")
-
-
-@pytest.fixture
-def client(games_app):
-    return games_app.test_client()
 
 
 def create(client, commanders, library, fmt="commander"):

@@ -6,30 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-import support
+from support import assert_envelope
 
 from mentalmagic.storage import connect
 from mentalmagic.web.decks import DeckOut, DecksOut, deck_library
 
 API = "/api/v1"
 LIST = "// cube\n4 Shock\nLightning Blot\n2 lions des savanes\nIce\n1 Black Lotus\n"
-
-
-@pytest.fixture(scope="module")
-def decks_app(tmp_path_factory, card_db_path, pool, finder):
-    return support.games_app(tmp_path_factory, card_db_path, pool, finder, "api_decks")
-
-
-@pytest.fixture
-def client(decks_app):
-    return decks_app.test_client()
-
-
-def envelope(response, status):
-    assert response.status_code == status, response.get_data(as_text=True)
-    error = response.get_json()["error"]
-    assert set(error) <= {"code", "message", "rule", "fields"} and error["message"]
-    return error
 
 
 def valid(body, schema):
@@ -69,14 +52,14 @@ def test_saving_a_list_answers_201_with_cards_problems_flags_and_the_edit_token_
     assert flag["mental_magic"] is None
 
 
-def test_a_dry_run_answers_the_same_and_saves_nothing(client, decks_app):
-    before = _count(decks_app)
+def test_a_dry_run_answers_the_same_and_saves_nothing(client, app):
+    before = _count(app)
     r = client.post(f"{API}/decks?dry_run=1", json={"name": "Cube", "list": LIST})
     assert r.status_code == 200
     d = valid(r.get_json(), DeckOut)
     assert d["id"] is None and "edit_token" not in d and d["dry_run"] is True
     assert d["size"] == 8 and len(d["problems"]) == 1
-    assert _count(decks_app) == before
+    assert _count(app) == before
 
 
 @pytest.mark.parametrize("body, field", [
@@ -88,28 +71,28 @@ def test_a_dry_run_answers_the_same_and_saves_nothing(client, decks_app):
     ({"name": "Cube", "list": 4}, "list"),
     ({"name": "Cube", "list": "4 Shock", "cards": []}, "cards"),
 ])
-def test_a_bad_body_is_422_naming_the_field_and_saves_nothing(client, decks_app, body, field):
-    before = _count(decks_app)
-    error = envelope(client.post(f"{API}/decks", json=body), 422)
+def test_a_bad_body_is_422_naming_the_field_and_saves_nothing(client, app, body, field):
+    before = _count(app)
+    error = assert_envelope(client.post(f"{API}/decks", json=body), 422)
     assert field in error["fields"]
-    assert _count(decks_app) == before
+    assert _count(app) == before
 
 
 def test_a_list_too_long_is_422_and_a_body_too_large_413(client):
-    error = envelope(client.post(f"{API}/decks", json={"name": "Cube", "list": "Shock\n" * 34_000}), 422)
+    error = assert_envelope(client.post(f"{API}/decks", json={"name": "Cube", "list": "Shock\n" * 34_000}), 422)
     assert "list" in error["fields"]  # 204,000 characters: over MAX_TEXT, under the body limit
-    envelope(client.post(f"{API}/decks", json={"name": "Cube", "list": "Shock\n" * 60_000}), 413)
+    assert_envelope(client.post(f"{API}/decks", json={"name": "Cube", "list": "Shock\n" * 60_000}), 413)
 
 
 def test_a_body_that_isnt_a_json_object_is_400(client):
-    envelope(client.post(f"{API}/decks", data="4 Shock", headers={"Content-Type": "text/plain"}), 400)
-    envelope(client.post(f"{API}/decks", json=["4 Shock"]), 400)
+    assert_envelope(client.post(f"{API}/decks", data="4 Shock", headers={"Content-Type": "text/plain"}), 400)
+    assert_envelope(client.post(f"{API}/decks", json=["4 Shock"]), 400)
     raw = json.dumps({"name": "\ud800", "list": "4 Shock"})
-    envelope(client.post(f"{API}/decks", data=raw, headers={"Content-Type": "application/json"}), 400)
+    assert_envelope(client.post(f"{API}/decks", data=raw, headers={"Content-Type": "application/json"}), 400)
 
 
 def test_an_unknown_query_argument_is_422(client):
-    error = envelope(client.post(f"{API}/decks?dryrun=1", json={"name": "Cube", "list": "Shock"}), 422)
+    error = assert_envelope(client.post(f"{API}/decks?dryrun=1", json={"name": "Cube", "list": "Shock"}), 422)
     assert "dryrun" in error["fields"]
 
 
@@ -134,7 +117,7 @@ def test_the_listing_shows_every_deck_with_its_size(client):
     ("get", "/decks/nope"), ("get", "/decks/nope/export"), ("put", "/decks/nope"), ("delete", "/decks/nope"),
 ])
 def test_an_unknown_deck_is_404(client, method, path):
-    error = envelope(getattr(client, method)(f"{API}{path}", json={"name": "x"}, headers=bearer("t")), 404)
+    error = assert_envelope(getattr(client, method)(f"{API}{path}", json={"name": "x"}, headers=bearer("t")), 404)
     assert error["code"] == "unknown_deck"
 
 
@@ -156,9 +139,9 @@ def test_changing_a_deck_without_a_token_is_401_and_with_another_is_403(client, 
     other = saved(client, "Other")
     call = getattr(client, method)
     body = {"name": "Renamed"}
-    assert envelope(call(f"{API}/decks/{d['id']}", json=body), 401)["code"] == "unauthorized"
-    envelope(call(f"{API}/decks/{d['id']}", json=body, headers={"Authorization": d["edit_token"]}), 401)
-    assert envelope(call(f"{API}/decks/{d['id']}", json=body, headers=bearer(other["edit_token"])),
+    assert assert_envelope(call(f"{API}/decks/{d['id']}", json=body), 401)["code"] == "unauthorized"
+    assert_envelope(call(f"{API}/decks/{d['id']}", json=body, headers={"Authorization": d["edit_token"]}), 401)
+    assert assert_envelope(call(f"{API}/decks/{d['id']}", json=body, headers=bearer(other["edit_token"])),
                     403)["code"] == "forbidden"
     got = client.get(f"{API}/decks/{d['id']}").get_json()
     assert got["name"] == "Guarded" and got["list"] == LIST  # nothing changed
@@ -176,8 +159,9 @@ def test_put_with_the_edit_token_changes_the_name_and_the_list(client):
 
 def test_put_with_nothing_to_change_is_422(client):
     d = saved(client, "Same")
-    envelope(client.put(f"{API}/decks/{d['id']}", json={}, headers=bearer(d["edit_token"])), 422)
-    error = envelope(client.put(f"{API}/decks/{d['id']}", json={"list": ""}, headers=bearer(d["edit_token"])), 422)
+    assert_envelope(client.put(f"{API}/decks/{d['id']}", json={}, headers=bearer(d["edit_token"])), 422)
+    emptied = client.put(f"{API}/decks/{d['id']}", json={"list": ""}, headers=bearer(d["edit_token"]))
+    error = assert_envelope(emptied, 422)
     assert "list" in error["fields"]
 
 
@@ -185,14 +169,14 @@ def test_delete_with_the_edit_token_removes_the_deck(client):
     d = saved(client, "Gone")
     r = client.delete(f"{API}/decks/{d['id']}", headers=bearer(d["edit_token"]))
     assert r.status_code == 200 and r.get_json() == {"deleted": d["id"]}
-    envelope(client.get(f"{API}/decks/{d['id']}"), 404)
+    assert_envelope(client.get(f"{API}/decks/{d['id']}"), 404)
     assert d["id"] not in {x["id"] for x in client.get(f"{API}/decks").get_json()["decks"]}
 
 
 # -- the service POST /games calls for "deck": id ------------------------------------------------------
-def test_deck_library_gives_every_physical_card_of_a_saved_deck(client, decks_app):
+def test_deck_library_gives_every_physical_card_of_a_saved_deck(client, app):
     d = saved(client, "For a game")
-    with decks_app.test_request_context():
+    with app.test_request_context():
         lib = deck_library(d["id"])
     assert len(lib) == 8 and lib.count("Shock") == 4 and lib.count("Savannah Lions") == 2
     # and the game service takes that library as it is
@@ -200,12 +184,12 @@ def test_deck_library_gives_every_physical_card_of_a_saved_deck(client, decks_ap
     assert r.status_code == 201 and r.get_json()["library_size"] == 8
 
 
-def test_deck_library_of_an_empty_or_unknown_deck_is_refused(client, decks_app):
+def test_deck_library_of_an_empty_or_unknown_deck_is_refused(client, app):
     from mentalmagic.decklist import UnknownDeck
     from mentalmagic.errors import InvalidInput
 
     d = saved(client, "Empty", "// nothing yet\nLightning Blot")
-    with decks_app.test_request_context():
+    with app.test_request_context():
         with pytest.raises(InvalidInput, match="no card"):
             deck_library(d["id"])
         with pytest.raises(UnknownDeck):

@@ -4,15 +4,9 @@ records nothing; a refusal is the same refusal."""
 from __future__ import annotations
 
 import pytest
-import support
 from test_api_games import ANA, API, BOB, CID, JUDGE, Game, assert_envelope, checked
 
 from mentalmagic.web import schemas
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory, card_db_path, pool, finder):
-    return support.games_app(tmp_path_factory, card_db_path, pool, finder, "dry_run").test_client()
 
 
 def dry(g: Game, who, **action) -> dict:

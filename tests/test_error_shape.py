@@ -8,30 +8,13 @@ import json
 from urllib.parse import urlencode
 
 import pytest
-from support import time_limit
-
-from mentalmagic.web import schemas
+from support import assert_envelope, time_limit
 
 API = "/api/v1"
 
 
 def url(path: str, **params) -> str:
     return API + path + ("?" + urlencode(params) if params else "")
-
-
-def assert_envelope(response, status: int) -> dict:
-    """The status, a JSON body, exactly one "error" key, and the documented fields only."""
-    assert response.status_code == status, (response.status_code, response.data[:300])
-    assert response.is_json, response.content_type
-    assert b"<html" not in response.data.lower()
-    body = response.get_json()
-    assert set(body) == {"error"}
-    error = body["error"]
-    assert {"code", "message"} <= error.keys() <= {"code", "message", "rule", "fields"}
-    assert isinstance(error["code"], str) and error["code"]
-    assert isinstance(error["message"], str) and error["message"]
-    assert schemas.ErrorOut().validate(body) == {}
-    return error
 
 
 # -- 404 -------------------------------------------------------------------------------------------
@@ -44,14 +27,14 @@ def assert_envelope(response, status: int) -> dict:
         url("/check", printed="No Such Card", name="Savannah Lions"),
     ],
 )
-def test_an_unknown_card_is_404(cards_client, path):
-    error = assert_envelope(cards_client.get(path), 404)
+def test_an_unknown_card_is_404(client, path):
+    error = assert_envelope(client.get(path), 404)
     assert error["code"] == "unknown_card"
 
 
 @pytest.mark.parametrize("path", ["/api/v1/nothing", "/api/v1/", "/api/v1/cards/", "/api/v2/cards", "/api/"])
-def test_an_unknown_api_route_is_404_json_not_html(cards_client, path):
-    error = assert_envelope(cards_client.get(path), 404)
+def test_an_unknown_api_route_is_404_json_not_html(client, path):
+    error = assert_envelope(client.get(path), 404)
     assert error["code"] == "not_found"
 
 
@@ -60,8 +43,8 @@ def test_an_unknown_api_route_is_404_json_not_html(cards_client, path):
     [url("/candidates", cost="{W}", game="no-such-game"),
      url("/check", cost="{W}", name="Savannah Lions", game="no-such-game")],
 )
-def test_an_unknown_game_is_404(cards_client, path):
-    assert_envelope(cards_client.get(path), 404)
+def test_an_unknown_game_is_404(client, path):
+    assert_envelope(client.get(path), 404)
 
 
 # -- 405 -------------------------------------------------------------------------------------------
@@ -70,8 +53,8 @@ def test_an_unknown_game_is_404(cards_client, path):
     [("post", "/cards/Fire"), ("put", "/cards/Fire"), ("delete", "/cards/Fire"), ("patch", "/cards"),
      ("post", "/candidates"), ("delete", "/check"), ("post", "/health"), ("post", "/openapi.json")],
 )
-def test_a_wrong_method_is_405_json(cards_client, method, path):
-    error = assert_envelope(getattr(cards_client, method)(API + path), 405)
+def test_a_wrong_method_is_405_json(client, method, path):
+    error = assert_envelope(getattr(client, method)(API + path), 405)
     assert error["code"] == "method_not_allowed"
 
 
@@ -82,18 +65,18 @@ def test_a_wrong_method_is_405_json(cards_client, method, path):
      "{}", "{WU}", "{WUBRG}", "{W/}", "{/P}", "{2/}", "{C/}", "{²}"],
 )
 @pytest.mark.parametrize("path", ["/candidates", "/check"])
-def test_a_bad_cost_is_422_quoting_the_input(cards_client, path, cost):
+def test_a_bad_cost_is_422_quoting_the_input(client, path, cost):
     params = {"cost": cost} if path == "/candidates" else {"cost": cost, "name": "Savannah Lions"}
-    error = assert_envelope(cards_client.get(url(path, **params)), 422)
+    error = assert_envelope(client.get(url(path, **params)), 422)
     assert "cost" in error["fields"]
     assert cost in json.dumps(error, ensure_ascii=False) or repr(cost) in json.dumps(error, ensure_ascii=False)
 
 
 @pytest.mark.parametrize("fmt", ["standard", "VINTAGE2", "1"])
-def test_an_unknown_format_is_422(cards_client, fmt):
-    error = assert_envelope(cards_client.get(url("/candidates", cost="{W}", format=fmt)), 422)
+def test_an_unknown_format_is_422(client, fmt):
+    error = assert_envelope(client.get(url("/candidates", cost="{W}", format=fmt)), 422)
     assert "format" in error["fields"]
-    error = assert_envelope(cards_client.get(url("/check", cost="{W}", name="Savannah Lions", format=fmt)), 422)
+    error = assert_envelope(client.get(url("/check", cost="{W}", name="Savannah Lions", format=fmt)), 422)
     assert "format" in error["fields"]
 
 
@@ -103,10 +86,10 @@ def test_an_unknown_format_is_422(cards_client, fmt):
     ids=["neither printed nor cost", "both printed and cost", "only a format"],
 )
 @pytest.mark.parametrize("path", ["/candidates", "/check"])
-def test_exactly_one_of_printed_or_cost_is_required(cards_client, path, params):
+def test_exactly_one_of_printed_or_cost_is_required(client, path, params):
     if path == "/check":
         params = {**params, "name": "Savannah Lions"}
-    error = assert_envelope(cards_client.get(url(path, **params)), 422)
+    error = assert_envelope(client.get(url(path, **params)), 422)
     assert error["fields"]
 
 
@@ -119,8 +102,8 @@ def test_exactly_one_of_printed_or_cost_is_required(cards_client, path, params):
         ("/cards", {"q": "lion", "page": "2"}, "page"),
     ],
 )
-def test_an_unknown_query_argument_is_422(cards_client, path, params, field):
-    error = assert_envelope(cards_client.get(url(path, **params)), 422)
+def test_an_unknown_query_argument_is_422(client, path, params, field):
+    error = assert_envelope(client.get(url(path, **params)), 422)
     assert field in error["fields"]
 
 
@@ -138,18 +121,18 @@ def test_an_unknown_query_argument_is_422(cards_client, path, params, field):
         ("/check", {"cost": "{W}"}, "name"),
     ],
 )
-def test_a_field_that_cant_be_read_is_422_with_its_name(cards_client, path, params, field):
-    error = assert_envelope(cards_client.get(url(path, **params)), 422)
+def test_a_field_that_cant_be_read_is_422_with_its_name(client, path, params, field):
+    error = assert_envelope(client.get(url(path, **params)), 422)
     assert field in error["fields"]
 
 
 # -- never a 500, never a hang ---------------------------------------------------------------------
-def test_the_longest_hybrid_cost_a_bot_may_send_is_answered_quickly(cards_client):
+def test_the_longest_hybrid_cost_a_bot_may_send_is_answered_quickly(client):
     kinds = ["W/U", "U/B", "B/R", "R/G", "G/W", "W/B", "U/R", "B/G", "R/W", "G/U",
              "2/W", "2/U", "2/B", "2/R", "2/G", "C/W", "C/U", "C/B", "C/R", "C/G"]
     cost = "".join(f"{{{k}}}{{{k}}}" for k in kinds)
     with time_limit(5):
-        response = cards_client.get(url("/candidates", cost=cost, limit=1))
+        response = client.get(url("/candidates", cost=cost, limit=1))
     assert response.status_code in (200, 422), response.get_json()
     if response.status_code == 422:
         assert_envelope(response, 422)
@@ -170,15 +153,15 @@ def test_the_longest_hybrid_cost_a_bot_may_send_is_answered_quickly(cards_client
         url("/check", cost="{W}", name="\x00"),
     ],
 )
-def test_odd_but_readable_input_never_gets_a_500(cards_client, path):
-    response = cards_client.get(path)
+def test_odd_but_readable_input_never_gets_a_500(client, path):
+    response = client.get(path)
     assert response.status_code < 500, response.get_json()
     assert response.is_json
     if response.status_code >= 400:
         assert_envelope(response, response.status_code)
 
 
-def test_a_page_outside_the_api_may_be_html(cards_client):
-    response = cards_client.get("/no-such-page")
+def test_a_page_outside_the_api_may_be_html(client):
+    response = client.get("/no-such-page")
     assert response.status_code == 404
     assert not response.is_json

@@ -6,27 +6,21 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from support import fresh_games_db
+from support import assert_envelope, fresh_games_db
 
 from mentalmagic.cli import main
 from mentalmagic.runtime import Runtime
-from mentalmagic.web import create_app, schemas
+from mentalmagic.web import create_app
 
 API = "/api/v1"
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory, card_db_path, pool, finder):
-    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("hostile") / "games.sqlite")
-    app = create_app({"DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+def client(tmp_path_factory, mini_card_db_path, mini_db_finder):
+    db = fresh_games_db(mini_card_db_path, tmp_path_factory.mktemp("hostile") / "games.sqlite")
+    finder = mini_db_finder
+    app = create_app({"DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=finder.pool, finder=finder)})
     return app.test_client()
-
-
-def envelope(response, status: int) -> dict:
-    assert response.status_code == status, (response.status_code, response.data[:300])
-    body = response.get_json()
-    assert schemas.ErrorOut().validate(body) == {} and set(body) == {"error"}
-    return body["error"]
 
 
 @pytest.fixture
@@ -40,14 +34,14 @@ def game(client):
 def test_a_generic_number_larger_than_any_printed_one_is_a_422(client, cost):
     for path in ("candidates", "check"):
         query = {"cost": cost} if path == "candidates" else {"cost": cost, "name": "Shock"}
-        error = envelope(client.get(f"{API}/{path}", query_string=query), 422)
+        error = assert_envelope(client.get(f"{API}/{path}", query_string=query), 422)
         assert "over 7 digits" in error["fields"]["cost"][0]
 
 
 @pytest.mark.parametrize("kind", [["draw"], {"draw": 1}, None, 7])
 def test_an_action_type_that_isnt_text_is_a_422_on_the_type_field(client, game, kind):
     gid, ana = game
-    error = envelope(client.post(f"{API}/games/{gid}/actions", json={"type": kind}, headers=ana), 422)
+    error = assert_envelope(client.post(f"{API}/games/{gid}/actions", json={"type": kind}, headers=ana), 422)
     assert "type" in error["fields"]
 
 
@@ -55,7 +49,7 @@ def test_a_body_nested_too_deep_is_a_400(client, game):
     gid, ana = game
     body = "[" * 100_000 + "]" * 100_000
     response = client.post(f"{API}/games/{gid}/actions", data=body, headers={**ana, "Content-Type": "application/json"})
-    envelope(response, 400)  # the body limit may answer 413 first for larger ones; this one fits
+    assert_envelope(response, 400)  # the body limit may answer 413 first for larger ones; this one fits
 
 
 @pytest.mark.parametrize("raw, says", [
@@ -70,7 +64,7 @@ def test_numbers_orjson_reads_otherwise_are_decided_as_the_standard_library_read
     gid, ana = game
     response = client.post(f"{API}/games/{gid}/actions", data=raw.encode("utf-8"),
                            headers={**ana, "Content-Type": "application/json"})
-    assert says in envelope(response, 422)["fields"]["count"][0]
+    assert says in assert_envelope(response, 422)["fields"]["count"][0]
 
 
 @pytest.mark.parametrize("field", ["name", "team", "library"])
@@ -83,16 +77,16 @@ def test_text_that_isnt_unicode_is_a_400_and_creates_nothing(client, field):
         player[field] = "\ud800"
     raw = json.dumps(body)  # json escapes the lone surrogate as \\ud800, as a bot's encoder would
     response = client.post(f"{API}/games", data=raw, headers={"Content-Type": "application/json"})
-    envelope(response, 400)
+    assert_envelope(response, 400)
 
 
 def test_an_unknown_card_names_the_field_with_a_list_of_messages(client):
-    error = envelope(client.get(f"{API}/cards/No Such Card"), 404)
+    error = assert_envelope(client.get(f"{API}/cards/No Such Card"), 404)
     assert error["fields"] == {"name": ["unknown card"]}
 
 
-def test_the_cli_reports_a_bad_setting_without_a_traceback(tmp_path, card_db_path, monkeypatch):
-    db = fresh_games_db(card_db_path, tmp_path / "cli.sqlite")
+def test_the_cli_reports_a_bad_setting_without_a_traceback(tmp_path, mini_card_db_path, monkeypatch):
+    db = fresh_games_db(mini_card_db_path, tmp_path / "cli.sqlite")
     monkeypatch.setenv("MENTALMAGIC_BANLIST", str(tmp_path / "missing.csv"))
     result = CliRunner().invoke(main, ["--db", str(db), "card", "Shock"])
     assert result.exit_code == 1 and "missing.csv" in result.output and "Traceback" not in result.output

@@ -8,42 +8,36 @@ import json
 import logging
 
 import pytest
-from support import fresh_games_db
+from support import assert_envelope, fresh_games_db
 
 from mentalmagic.runtime import Runtime
 from mentalmagic.settings import Settings
-from mentalmagic.web import accesslog, create_app, schemas
+from mentalmagic.web import accesslog, create_app
 
 API = "/api/v1"
 GAME = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock", "Lightning Bolt"]}
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory, card_db_path):
-    return fresh_games_db(card_db_path, tmp_path_factory.mktemp("protocol") / "games.sqlite")
+def db(tmp_path_factory, mini_card_db_path):
+    return fresh_games_db(mini_card_db_path, tmp_path_factory.mktemp("protocol") / "games.sqlite")
 
 
-def make_app(db, pool, finder, **settings):
+def make_app(db, finder, **settings):
     s = Settings(**{"rate_limit": 0, "games_per_hour": 0, "access_log": "0", **settings})
-    return create_app({"DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder), "SETTINGS": s})
+    runtime = Runtime(db_path=db, pool=finder.pool, finder=finder)
+    return create_app({"DATABASE": str(db), "RUNTIME": runtime, "SETTINGS": s})
 
 
 @pytest.fixture(scope="module")
-def client(db, pool, finder):
-    return make_app(db, pool, finder).test_client()
+def client(db, mini_db_finder):
+    return make_app(db, mini_db_finder).test_client()
 
 
 @pytest.fixture(scope="module")
 def game(client):
     created = client.post(f"{API}/games", json=GAME).get_json()
     return created["id"], {"Authorization": f"Bearer {created['judge_token']}"}
-
-
-def envelope(response, status: int) -> dict:
-    assert response.status_code == status, (response.status_code, response.data[:300])
-    body = response.get_json()
-    assert schemas.ErrorOut().validate(body) == {} and set(body) == {"error"}
-    return body["error"]
 
 
 # -- 405 and OPTIONS -------------------------------------------------------------------------------
@@ -54,7 +48,7 @@ def envelope(response, status: int) -> dict:
 )
 def test_a_405_says_which_methods_are_allowed(client, method, path, allow):
     response = getattr(client, method)(API + path)
-    assert envelope(response, 405)["code"] == "method_not_allowed"
+    assert assert_envelope(response, 405)["code"] == "method_not_allowed"
     assert response.headers["Allow"] == allow
 
 
@@ -71,17 +65,17 @@ def test_options_under_the_api_answers_json_with_allow(client, path, allow):
 
 
 def test_options_on_an_unknown_api_path_is_the_404_envelope(client):
-    assert envelope(client.options(f"{API}/nothing"), 404)["code"] == "not_found"
+    assert assert_envelope(client.options(f"{API}/nothing"), 404)["code"] == "not_found"
 
 
 # -- what an error repeats back --------------------------------------------------------------------
 def test_a_100_kb_name_is_not_echoed_whole(client):
     name = "x" * 100_000
     response = client.get(f"{API}/candidates", query_string={"printed": name})
-    error = envelope(response, 422)
+    error = assert_envelope(response, 422)
     assert len(response.data) < 2_000
     response = client.get(f"{API}/cards/{name}")
-    error = envelope(response, 404)
+    error = assert_envelope(response, 404)
     assert len(response.data) < 2_000
     assert "characters left out" in error["message"] and "xxxxx" in error["message"]
 
@@ -89,7 +83,7 @@ def test_a_100_kb_name_is_not_echoed_whole(client):
 def test_a_100_kb_player_name_is_refused_without_echoing_it(client):
     body = {**GAME, "players": [{"name": "Ana" * 33_000}, {"name": "Bob"}]}
     response = client.post(f"{API}/games", json=body)
-    envelope(response, 422)
+    assert_envelope(response, 422)
     assert len(response.data) < 2_000
 
 
@@ -98,7 +92,7 @@ def test_a_5000_digit_count_is_named_as_a_number_too_long(client, game):
     raw = '{"type": "draw", "player": "p1", "count": ' + "9" * 5000 + "}"
     response = client.post(f"{API}/games/{gid}/actions", data=raw,
                            headers={**judge, "Content-Type": "application/json"})
-    error = envelope(response, 400)
+    error = assert_envelope(response, 400)
     assert "5,000 digits" in error["message"] and "nested" not in error["message"]
 
 
@@ -161,9 +155,9 @@ def test_game_routes_answer_no_other_origin(client, game):
 
 # -- the access log --------------------------------------------------------------------------------
 @pytest.fixture
-def logged(tmp_path, db, pool, finder):
+def logged(tmp_path, db, mini_db_finder):
     path = tmp_path / "access.log"
-    app = make_app(db, pool, finder, access_log=str(path))
+    app = make_app(db, mini_db_finder, access_log=str(path))
     yield app.test_client(), path
     log = logging.getLogger(accesslog.LOGGER)
     for handler in list(log.handlers):
@@ -204,8 +198,8 @@ def test_a_crafted_path_cannot_forge_a_log_line(logged):
     assert len(lines) == 1 and "\\x0a" in lines[0]
 
 
-def test_the_access_log_can_be_turned_off(tmp_path, db, pool, finder):
-    app = make_app(db, pool, finder, access_log="0")
+def test_the_access_log_can_be_turned_off(tmp_path, db, mini_db_finder):
+    app = make_app(db, mini_db_finder, access_log="0")
     assert not isinstance(app.wsgi_app, accesslog.AccessLog)
     assert json.loads(app.test_client().get(f"{API}/health").data)["status"] == "ok"
 

@@ -7,20 +7,9 @@ the given list, top first; players are p1 (Ana), p2 (Bob), p3 (Cid).
 from __future__ import annotations
 
 import pytest
-import support
 from test_api_games import ANA, BOB, CID, JUDGE, Game, names_table
 
 from mentalmagic.web import schemas
-
-
-@pytest.fixture(scope="module")
-def games_app(tmp_path_factory, card_db_path, pool, finder):
-    return support.games_app(tmp_path_factory, card_db_path, pool, finder, "rules_d9_d13")
-
-
-@pytest.fixture
-def client(games_app):
-    return games_app.test_client()
 
 
 # == D9 Leaving the game ============================================================================
@@ -37,8 +26,8 @@ def d9_game(client) -> tuple[Game, dict]:
     return g, {"shock": shock, "bears": bears, "lions": lions}
 
 
-def test_d9_a_leaver_gives_back_what_a_control_changing_effect_gave_them_and_the_rest_goes(client):
-    g, c = d9_game(client)
+def test_d9_a_leaver_gives_back_what_a_control_changing_effect_gave_them_and_the_rest_goes(snapshot_client):
+    g, c = d9_game(snapshot_client)
     names_before = names_table(g)
     body = g.do(ANA, type="leave_game", player=ANA, returned=[c["bears"]])
     event = body["event"]
@@ -55,8 +44,8 @@ def test_d9_a_leaver_gives_back_what_a_control_changing_effect_gave_them_and_the
 
 
 @pytest.mark.parametrize("which", ["shock", "hand"], ids=["a card the leaver owns", "a card they don't control"])
-def test_d9_returned_may_name_only_cards_the_leaver_controls_but_doesnt_own(client, which):
-    g, c = d9_game(client)
+def test_d9_returned_may_name_only_cards_the_leaver_controls_but_doesnt_own(snapshot_client, which):
+    g, c = d9_game(snapshot_client)
     [hand] = g.draw(BOB)
     card = hand if which == "hand" else c[which]
     error = g.refused(ANA, 409, "return_refused", "800.4a", type="leave_game", player=ANA, returned=[c["bears"], card])
@@ -64,8 +53,8 @@ def test_d9_returned_may_name_only_cards_the_leaver_controls_but_doesnt_own(clie
     assert card in error["fields"]["returned"][0]
 
 
-def test_d9_undo_gives_back_everything_a_departure_changed(client):
-    g, c = d9_game(client)
+def test_d9_undo_gives_back_everything_a_departure_changed(snapshot_client):
+    g, c = d9_game(snapshot_client)
     before = g.view(), names_table(g)
     g.do(JUDGE, type="leave_game", player=ANA, returned=[c["bears"], c["lions"]])
     assert g.status(ANA) == "left" and g.card(c["lions"])["controller"] == CID
@@ -104,9 +93,9 @@ def test_d10_a_named_face_up_card_outside_a_hand_still_cant_be_a_pentaland(clien
 
 
 # == D11 705.5 choosers ============================================================================
-def test_d11_ostracize_the_chooser_names_a_card_of_the_revealed_hand(client):
+def test_d11_ostracize_the_chooser_names_a_card_of_the_revealed_hand(snapshot_client):
     # Ostracize: Ana reveals her hand; Bob chooses a card from it, so Bob names it (705.5).
-    g = Game(client, ["Shock", "Savannah Lions"], players=("Ana", "Bob", "Cid"))
+    g = Game(snapshot_client, ["Shock", "Savannah Lions"], players=("Ana", "Bob", "Cid"))
     shock, lions = g.draw(ANA, 2)
     g.refused(BOB, 403, "forbidden", None, type="name", card=shock, name="Lightning Bolt", choice=True)
     g.refused(BOB, 409, "wrong_namer", "705.6", type="name", card=shock, name="Lightning Bolt")
@@ -204,10 +193,10 @@ def test_d13a_the_controller_who_names_the_card_counts_the_opponents(client):
                                                "exception": "705.4a"}
 
 
-def test_d13c_a_card_turned_up_via_morph_may_take_a_megamorph_name(client):
+def test_d13c_a_card_turned_up_via_morph_may_take_a_megamorph_name(snapshot_client):
     # Kolaghan Stormsinger has Megamorph, not Morph; a manifested {R} card turned up by its morph cost
     # may be it (D13(c)); turned up by a megamorph cost, Goblin Taskmaster (Morph only) it may not be.
-    g = Game(client, ["Lightning Bolt", "Shock"])
+    g = Game(snapshot_client, ["Lightning Bolt", "Shock"])
     bolt, shock = g.draw(ANA, 2)
     g.morph(ANA, bolt, via="manifest")
     g.morph(ANA, shock, via="manifest")
