@@ -490,12 +490,15 @@ def section_start(ctx: Context) -> list[Row]:
         subprocess.run([str(MENTALMAGIC), "candidates", "Boros Guildmage"], env=ctx.env(), check=True,
                        capture_output=True)
         cli.append(time.perf_counter() - t)
+    game_cmds = cli_game(ctx)
     ctx.ratios["restart_s"] = statistics.median(restart)
     each = ", ".join(f"{x:.2f}" for x in restart)
     say(f"  restart, cards stored    median {statistics.median(restart):5.2f} s   ({each})")
     say(f"  restart, no pool cache   median {statistics.median(nocache):5.2f} s   (the cache rebuilt each time)")
     say(f"  first start, fresh DB    median {statistics.median(fresh):5.2f} s   (imports the snapshot)")
     say(f"  CLI candidates 'Boros Guildmage'  median {statistics.median(cli):5.2f} s   ({len(cli)} runs, cards stored)")
+    for label, times in game_cmds.items():
+        say(f"  CLI {label:<30} median {statistics.median(times):5.2f} s   ({len(times)} runs; goal 0.4 s, issue 20)")
     roles = ["master", *["worker"] * (len(idle) - 1)] if len(idle) > 1 else ["process"]
     say("  memory at start, before any request: " + "; ".join(
         f"{role} RSS {rss:,.0f} MiB, PSS {pss:,.0f} MiB" for role, (rss, pss) in zip(roles, idle, strict=False)))
@@ -503,8 +506,28 @@ def section_start(ctx: Context) -> list[Row]:
             Row(name, "restart, no pool cache", statistics.median(nocache), "s"),
             Row(name, "first start, fresh database", statistics.median(fresh), "s"),
             Row(name, "CLI candidates", statistics.median(cli), "s"),
+            *(Row(name, f"CLI {label}", statistics.median(times), "s") for label, times in game_cmds.items()),
             *(Row("memory", f"at start, {role} {i} RSS/PSS", rss, f"MiB (PSS {pss:,.0f})")
               for i, (role, (rss, pss)) in enumerate(zip(roles, idle, strict=False)))]
+
+
+def cli_game(ctx: Context) -> dict[str, list[float]]:
+    """The terminal's game commands on the current game (no id typed), each a whole process: a read
+    (`game show`), an action and its undo (`game do`)."""
+    deck = ctx.workdir / "cli-deck.txt"
+    deck.write_text("Shock\nLightning Bolt\nSavannah Lions\nGrizzly Bears\n" * 5, encoding="utf-8")
+
+    def run(*words: str) -> None:
+        subprocess.run([str(MENTALMAGIC), "game", *words], env=ctx.env(), check=True, capture_output=True)
+
+    run("new", "Ana", "Ben", "--list", str(deck), "--no-shuffle")
+    out: dict[str, list[float]] = {"game show": [], "game do ana draw 1": [], "game do undo": []}
+    for _ in range(max(10, ctx.args.starts)):
+        for label in out:
+            t = time.perf_counter()
+            run(*label.split()[1:])
+            out[label].append(time.perf_counter() - t)
+    return out
 
 
 # -- 5. games through HTTP ------------------------------------------------------------------------

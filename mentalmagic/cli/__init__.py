@@ -19,11 +19,13 @@ from .group import Group
 @click.group(cls=Group)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="SQLite file (default: $MENTALMAGIC_DB, else instance/ in a checkout, else the user data folder).")
+@click.option("--verbose", is_flag=True, help="Say what the card source lacks every time (else once a day).")
 @click.pass_context
-def main(ctx, db):
+def main(ctx, db, verbose):
     """The Mental Magic arbiter."""
     ctx.ensure_object(dict)
     ctx.obj["db"] = db or default_db_path()
+    ctx.obj["verbose"] = verbose
 
 
 for _module in (database, cards, decks, games, serve):

@@ -55,5 +55,5 @@ def line_completion(ctx, param, incomplete: str):
     return list(hint.words)
 
 
-GAME = click.argument("game_id", metavar="GAME", shell_complete=_game_completion)
+GAME = click.argument("game_id", metavar="[GAME]", shell_complete=_game_completion)  # the current game if left out
 PLAYER = click.argument("player", shell_complete=player_completion)

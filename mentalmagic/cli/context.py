@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -28,9 +29,28 @@ def runtime(ctx: click.Context, lacks_note: bool = True):
             fail(e)
         if warning:
             click.echo(f"warning: {warning}", err=True)
-        if rt.pool.info.lacks and lacks_note:  # a look-up's answer may depend on it; a game's moves don't
+        # a look-up's answer may depend on it (a game's moves don't): said once a day, or on --verbose
+        if rt.pool.info.lacks and lacks_note and (obj.get("verbose") or _note_due(obj["db"])):
             click.echo(f"note: this card source lacks {'; '.join(rt.pool.info.lacks)}", err=True)
     return obj["runtime"]
+
+
+NOTE_EVERY = 24 * 3600  # seconds between two card-source notes (issue 20: once a day at most)
+
+
+def _note_due(db: Path) -> bool:
+    """Is the card-source note due (not said in the last day)? Saying it now is recorded beside the database."""
+    stamp = Path(f"{db}.note-shown")
+    try:
+        if time.time() - stamp.stat().st_mtime < NOTE_EVERY:
+            return False
+    except OSError:
+        pass
+    try:
+        stamp.touch()
+    except OSError:  # a read-only folder: say it each time, as before
+        pass
+    return True
 
 
 def db_path(ctx: click.Context) -> Path:

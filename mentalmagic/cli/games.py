@@ -16,15 +16,23 @@ from ..formats import DEFAULT_FORMAT, FORMATS
 from ..names import fold
 from . import actions, lines, table
 from .completion import GAME, player_completion
-from .context import guarded, store, uow
+from .context import db_path, guarded, store, uow
+from .current import CurrentGameGroup, remember
 from .decks import decks_uow, print_deck, read_file
 from .group import Group
 from .seat import Seat
 
 
-@click.group(cls=Group)
+class GameGroup(CurrentGameGroup, Group):
+    """The `game` group: commands list as the CLI's others do, and GAME may be left out (the current game)."""
+
+
+@click.group(cls=GameGroup)
 def game():
-    """Run a game on this database as its judge: new, show, draw, move, name, face-up, do, undo…
+    """Run a game on this database as its judge: new, use, show, draw, move, name, face-up, do, undo…
+
+    GAME may be left out: it is then the current game, chosen with `game use GAME`, else the
+    last one created.
 
     The CLI holds the database file, so it acts as the judge of every game in it, without a
     token (whoever can write the file could change any game anyway); tokens are for the API
@@ -81,6 +89,22 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
     for p in created["players"]:
         team = f" (team {p['team']})" if p["team"] else ""
         click.echo(f"  {p['id']}  {p['name']}{team}  token: {p['token']}")
+    remember(db_path(ctx), created["id"])
+    click.echo("it is now the current game: the other `game` commands may leave out its id")
+
+
+@game.command("use")
+@GAME
+@click.pass_context
+@guarded
+def game_use(ctx, game_id):
+    """Make GAME the current game: the other `game` commands then take it when their GAME is left out."""
+    from .current import exists
+
+    if not exists(db_path(ctx), game_id):
+        raise click.UsageError(f"no game {game_id!r} in this database (`mentalmagic game list`)")
+    remember(db_path(ctx), game_id)
+    click.echo(f"current game: {game_id}")
 
 
 def _seat_commanders(seats: list[dict], commanders: tuple[str, ...]) -> None:

@@ -13,7 +13,8 @@ class Seat:
     def __init__(self, ctx: click.Context, game_id: str):
         from ..grammar import Table, handle_of
 
-        self.game = store(ctx).load(game_id)
+        self.store = store(ctx)
+        self.game = self.store.load(game_id)
         self.table = Table.of(self.game.setup)
         self.handles = handle_of(self.game.setup)
         self.names = {p.id: p.name for p in self.game.setup.players}
@@ -32,6 +33,10 @@ class Seat:
         from ..permissions import JUDGE, Caller
 
         return JUDGE if as_player is None else Caller(player=self.player(as_player))
+
+    def game_events(self) -> list[dict]:
+        """The whole log, as the judge reads it (dicts, as the API answers them)."""
+        return [e.to_dict() for e in self.store.events(self.game.id)]
 
     def who(self, pid: str | None) -> str:
         return self.names.get(pid, pid or "judge")

@@ -66,6 +66,38 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
     if taken:
         click.echo("names taken (704.2): " + ", ".join(
             f"{n['name']} ({seat.ref(n['card'])}, {seat.who(n['player'])})" for n in taken))
+    for line in _ending(seat, view):
+        click.echo(line)
+
+
+_WHY = {"no_legal_name": "no name of its cost fits the way it was played face down",
+        "taken_before": "every name it could take was already taken when it went face down (D6)",
+        "own_side": "705.4a couldn't apply: the names free when it went face down were taken since by its player"
+                    " or a teammate, not by an opponent (D7)"}
+
+
+def _ending(seat: Seat, view: dict) -> list[str]:
+    """Who is out and why, and the end of the game with who won (104.2a) or the judge's end."""
+    out = []
+    for e in reversed(seat.game_events()):
+        d = e["data"]
+        loss = d.get("game_loss")
+        if loss:
+            why = (f"{d['total']} combat damage from {seat.ref(d['commander'])}, 21 from one commander loses"
+                   if loss["rule"] == "903.10a" else "no legal name remained for a face-down card (D8)"
+                   + (f"; {_WHY[loss['why']]}" if loss.get("why") in _WHY else ""))
+            out.append(f"out: {seat.who(loss['player'])} lost at event {e['seq']} ({loss['rule']}): {why}")
+        elif e["type"] == "leave_game":
+            out.append(f"out: {seat.who(d['player'])} left the game at event {e['seq']} ({e.get('rule') or 'D9'})")
+    finished = view.get("finished")
+    if finished:
+        if finished["by"] == "judge":
+            out.append(f"GAME OVER at event {finished['seq']}: the judge ended it; no winner")
+        else:
+            winners = ", ".join(seat.who(p) for p in finished["winners"]) or "nobody"
+            out.append(f"GAME OVER at event {finished['seq']} ({finished['rule']}): {winners} won; "
+                       "read-only but for `game undo`")
+    return out
 
 
 def _card_row(seat: Seat, c: dict, library_pos: dict, zone: str) -> str:
@@ -110,6 +142,26 @@ def game_log(ctx, game_id, as_player, as_json):
         click.echo(seat.event_line(e))
 
 
+@click.command("export")
+@GAME
+@click.option("--json", "as_json", is_flag=True, help="The game and its log as JSON (GET /games/GAME and /events).")
+@click.pass_context
+@guarded
+def game_export(ctx, game_id, as_json):
+    """The final state and the whole log, as the judge sees them: text (or --json), to keep after the game."""
+    if as_json:
+        from ..permissions import JUDGE
+        from ..services import events
+        from ..services import game as game_view
+
+        click.echo(json.dumps({"game": game_view(uow(ctx), game_id, JUDGE),
+                               "events": events(uow(ctx), game_id, JUDGE)["events"]}, ensure_ascii=False, indent=1))
+        return
+    ctx.invoke(game_show, game_id=game_id, as_player=None, whole_library=True, as_json=False)
+    click.echo("\nlog:")
+    ctx.invoke(game_log, game_id=game_id, as_player=None, as_json=False)
+
+
 @click.command("could-be")
 @GAME
 @PLAYER
@@ -132,4 +184,4 @@ def game_could_be(ctx, game_id, player, name):
     ctx.exit(0 if ans["cards"] else 1)
 
 
-COMMANDS = (game_show, game_log, game_could_be)
+COMMANDS = (game_show, game_log, game_export, game_could_be)
