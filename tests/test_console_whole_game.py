@@ -228,6 +228,19 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         expect(end).to_contain_text("104.2a")
         expect(pg.locator("#command-input")).to_be_disabled()
         axe_clean(pg)
+
+        j.at("the game exported")
+        with pg.expect_download() as got:
+            j.click("#export-text")
+        text = Path(got.value.path()).read_text(encoding="utf-8")
+        for words in ("La partie est terminée — Ana, Cara gagnent.", "Journal des évènements",
+                      "comme Pentaland", "(règle 703.2)", "face cachée par mue", "(règle 705.4a)", "Root Elemental"):
+            assert words in text, words
+        with pg.expect_download() as got:
+            j.click("#export-json")
+        exported = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
+        assert exported["game"]["status"] == "finished"
+        assert [e["seq"] for e in exported["events"]] == list(range(1, len(exported["events"]) + 1))
         seat.goto(pg.locator('#links a[data-player="p2"]').get_attribute("href"))  # Ben's new link
         seat.reload()
         expect(seat.locator("#game-end")).to_contain_text("Ana, Cara gagnent")  # on the players' pages too

@@ -204,6 +204,10 @@ def console_strings(_plural) -> dict[str, str]:
                                    "mana value 0."),
         "panel.table_pentaland": _("What the table sees (703.4): a Pentaland, a colourless land with mana value 0."),
         "panel.printed_apart": _("The printed card (its controller and the judge only):"),
+        "export.players": _("Players:"),
+        "export.zones": _("Zones, as the judge sees them:"),
+        "export.log": _("Event log:"),
+        "game.names_title": _("Names taken (704.2):"),
         # players' links
         "links.open": _("{name}'s link"),
         "links.reissue": _("New token"),

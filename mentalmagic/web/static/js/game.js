@@ -8,6 +8,7 @@ import { call, savedGames } from "./call.js";
 import { cardView } from "./cardview.js";
 import { Combobox } from "./combobox.js";
 import { confirmFirst } from "./confirm.js";
+import { download, gameText } from "./export.js";
 import { consequences, describe as describeEvent, endWords, lossWords } from "./gamelog.js";
 import { CommandError, completions, query, withSeat } from "./commandline.js";
 import { lang, localName, num, t } from "./i18n.js";
@@ -686,6 +687,15 @@ const cmdBox = new Combobox(cmdInput, $("command-listbox"), {
 
 $("command-form").addEventListener("submit", (ev) => { ev.preventDefault(); runCommand(); });
 $("undo-button").addEventListener("click", undo);
+$("export-text").addEventListener("click", () => download(`game-${GAME}.txt`, gameText(
+  { game: S.game, events: S.events, names: S.names },
+  { ...logCtx, describe, endWords: (f) => endWords(f, logCtx),
+    outWords: (p) => { const r = outReason(p); return r ? `${pstatus(p.status)} — ${r.textContent}` : pstatus(p.status); },
+    cardLine: (c) => [ref(c.id), printedLabel(c) || t("game.hidden"), ...marks(c).map((m) => m.textContent),
+      c.owner ? t("game.owner_controller", { owner: playerName(c.owner), controller: playerName(c.controller || c.owner) })
+        : ""].filter(Boolean).join(" ") }), "text/plain"));
+$("export-json").addEventListener("click", () => download(`game-${GAME}.json`,
+  JSON.stringify({ game: S.game, events: S.events, names: S.names }, null, 1), "application/json"));
 $("end-button").addEventListener("click", () => send({ type: "end_game" }, t("game.end"), cmdStatus));
 $("close-card").addEventListener("click", closePanel);
 document.addEventListener("keydown", (ev) => {
