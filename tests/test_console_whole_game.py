@@ -270,6 +270,21 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         game = api(base_url, "GET", f"/games/{gid}", judge)
         krenko = printed_ids(game, "Krenko, Mob Boss")[0]
         expect(pg.locator("#format")).to_contain_text("commander")
+
+        j.at("candidates within the identity (903.5c)")
+        j.command("ben draw 3")
+        game = api(base_url, "GET", f"/games/{gid}", judge)
+        counterspell = printed_ids(game, "Counterspell", "hand")[0]
+        everyone = api(base_url, "GET", f"/candidates?printed=Counterspell&game={gid}")["candidates"]
+        assert "Boomerang" in [k["name"] for k in everyone]  # outside a player's identity, it is a candidate
+        j.card(counterspell)
+        pg.locator("#name-input").press_sequentially("Boomer")
+        j.counts[j.step][1] += len("Boomer")
+        expect(pg.locator("#name-listbox")).to_be_visible()
+        expect(pg.get_by_role("option", name=re.compile("Boomerang"))).to_have_count(0)  # blue: not Mayael's
+        j.key("#name-input", "Escape")
+
+        j.at("a Commander game to 21")
         j.card(krenko)  # Commander from clicks alone: cast with its tax (903.8)
         expect(pg.locator('#card-actions [data-action="cast_commander"]')).to_contain_text("{0}")
         j.action("cast_commander")
