@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
@@ -80,6 +81,21 @@ def _schema(name: str):
     return EXTRA_SCHEMAS.get(name) or getattr(schemas, name, None) or getattr(inputs, name)
 
 
+def _forbid(component: dict, schema: type) -> None:
+    """Say what ``validates_schema`` refuses as one ``not``: both of ``not_both``; none, or more than
+    one, of ``exactly_one``. A ``oneOf`` of bare ``required`` lists would say it too, but client
+    generators then give up the object's type (openapi-python-client makes it ``Any``); they skip a
+    ``not`` and keep the properties."""
+    forbidden = []
+    if getattr(schema, "not_both", None):
+        forbidden.append({"required": list(schema.not_both)})
+    if exactly_one := getattr(schema, "exactly_one", None):
+        forbidden += [{"required": list(pair)} for pair in combinations(exactly_one, 2)]
+        forbidden.append({"not": {"anyOf": [{"required": [f]} for f in exactly_one]}})
+    if forbidden:
+        component["not"] = forbidden[0] if len(forbidden) == 1 else {"anyOf": forbidden}
+
+
 def build_spec() -> dict:
     plugin = MarshmallowPlugin()
     spec = APISpec(
@@ -96,13 +112,8 @@ def build_spec() -> dict:
     for name in sorted(names):
         if name not in spec.components.schemas:  # nested ones register themselves
             spec.components.schema(name, schema=_schema(name))
-    for action in schemas.ACTIONS.values():  # what validates_schema checks, said in the document too
-        component = spec.components.schemas[action.__name__]
-        if getattr(action, "exactly_one", None):
-            component["oneOf"] = [{"required": [f]} for f in action.exactly_one]
-        if getattr(action, "not_both", None):
-            component["not"] = {"required": list(action.not_both)}
-    spec.components.schemas["CreateGameIn"]["oneOf"] = [{"required": [f]} for f in schemas.CreateGameIn.exactly_one]
+    for schema in [*schemas.ACTIONS.values(), schemas.CreateGameIn]:  # what validates_schema checks, said too
+        _forbid(spec.components.schemas[schema.__name__], schema)
     refs = {kind: f"#/components/schemas/{s.__name__}" for kind, s in schemas.ACTIONS.items()}
     one_action = {"oneOf": [{"$ref": r} for r in refs.values()],
                   "discriminator": {"propertyName": "type", "mapping": refs}}
