@@ -5,6 +5,7 @@ guards the changes (tokens.py); storage is behind ``uow.decks``. Nothing here kn
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Protocol
 
@@ -34,7 +35,7 @@ class DeckUnitOfWork(Protocol):
 
     def __enter__(self) -> DeckUnitOfWork: ...
     def __exit__(self, *exc) -> None: ...
-    def commit(self) -> None: ...
+    def commit(self, answer: Callable[[], dict] | None = None) -> None: ...  # as services.UnitOfWork
 
 
 class DeckReader:
@@ -100,10 +101,11 @@ def create_deck(uow: DeckUnitOfWork, name: str, text: str) -> dict:
     token, at = new_token(), now()
     row = {"id": new_id(), "name": name, "list": text, "edit_token_hash": token_hash(token),
            "created_at": at, "updated_at": at}
+    answer = {**_view(uow, row, deck), "edit_token": token}
     with uow:
         uow.decks.add(row)
-        uow.commit()
-    return {**_view(uow, row, deck), "edit_token": token}
+        uow.commit(lambda: answer)
+    return answer
 
 
 def update_deck(uow: DeckUnitOfWork, deck_id: str, authorization: str | None, *, name: str | None = None,

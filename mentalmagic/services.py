@@ -52,7 +52,8 @@ class UnitOfWork(Protocol):
 
     def __enter__(self) -> UnitOfWork: ...
     def __exit__(self, *exc) -> None: ...
-    def commit(self) -> None: ...
+    def commit(self, answer: Callable[[], dict] | None = None) -> None: ...  # ``answer()``: kept with the
+    # write when the caller gave an Idempotency-Key (the edge sets that up)
 
 
 # -- writes ---------------------------------------------------------------------------------------
@@ -83,10 +84,7 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
     check_setup(setup, pool)
     game = Game(_game_id(uow), setup, GameState.initial(setup), now())
     judge, tokens = new_token(), {p.id: new_token() for p in setup.players}
-    with uow:
-        uow.games.add(game, token_hash(judge), {pid: token_hash(t) for pid, t in tokens.items()})
-        uow.commit()
-    return {
+    answer = {
         "id": game.id,
         "judge_token": judge,
         "players": [{"id": p.id, "name": p.name, "team": p.team, "token": tokens[p.id],
@@ -96,6 +94,10 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
         "format": fmt,
         "options": setup.options,
     }
+    with uow:
+        uow.games.add(game, token_hash(judge), {pid: token_hash(t) for pid, t in tokens.items()})
+        uow.commit(lambda: answer)
+    return answer
 
 
 def _commanders(pool, fmt: str, players: list[dict]) -> list[tuple[str, Card]]:
@@ -138,9 +140,13 @@ def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict
         unchanged = early is not None and seen.version == game.version
         event, after = early if unchanged else _decide(game, uow.finder, caller, command)
         game, changed = uow.games.append(game, event, after)
-        uow.commit()
-    return {"event": views.event_view(event, caller),
-            "cards": [views.card_view(game.state.cards[cid], caller, uow.finder.pool) for cid in changed]}
+
+        def answer() -> dict:
+            return {"event": views.event_view(event, caller),
+                    "cards": [views.card_view(game.state.cards[cid], caller, uow.finder.pool) for cid in changed]}
+
+        uow.commit(answer)  # the answer is made in the transaction only when kept (an Idempotency-Key)
+    return answer()
 
 
 def preview(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict:

@@ -16,7 +16,7 @@ import sqlite_utils
 from ..decklist import UnknownDeck
 from ..decks import DeckReader
 from ..pool import CardPool
-from . import connect
+from . import connect, idempotency
 
 
 class DeckStore:
@@ -41,7 +41,11 @@ class DeckUnitOfWork:
         self._open.conn.execute("BEGIN IMMEDIATE")  # writers queue: nothing half-lands
         return self
 
-    def commit(self) -> None:
+    remember = None  # as SqliteUnitOfWork's: an Idempotency-Key's answer kept in the same transaction
+
+    def commit(self, answer=None) -> None:
+        if self.remember is not None and answer is not None:
+            idempotency.keep(self._open.conn, *self.remember(answer()))
         self._open.conn.execute("COMMIT")
 
     def __exit__(self, *exc) -> None:

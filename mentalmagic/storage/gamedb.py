@@ -23,6 +23,7 @@ from ..errors import AlreadyNamed, NameTaken, UnknownGame
 from ..game import Event, Game, GameSetup, GameState, replay
 from ..index import CandidateFinder
 from ..names import fold
+from . import idempotency
 from .gamecache import VersionCache
 from .gameconn import GameDatabase
 
@@ -278,8 +279,13 @@ class SqliteUnitOfWork:
             if "names.card" in str(exc):
                 raise AlreadyNamed("this card was named at the same moment") from exc
 
-    def commit(self) -> None:
+    remember = None  # set by the edge for an Idempotency-Key: answer -> (key hash, request hash, status, sealed)
+
+    def commit(self, answer=None) -> None:
+        """COMMIT; with ``remember`` set, ``answer()`` kept in the same transaction (storage/idempotency.py)."""
         self.database.refuse_if_failed()  # set by another thread since __enter__: build nothing on what may be lost
+        if self.remember is not None and answer is not None:
+            idempotency.keep(self.database.db.conn, *self.remember(answer()))
         self.database.db.conn.execute("COMMIT")
         for game in self.games.written:
             self.games.cache.keep(game)

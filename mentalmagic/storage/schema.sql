@@ -120,6 +120,18 @@ CREATE TABLE IF NOT EXISTS names (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS names_one_card_per_name ON names(game_id, name_key) WHERE exception IS NULL;
 
+-- Idempotency-Key (issue 23): the answer of a write, kept a day, written in the write's own
+-- transaction. key_hash: sha256 of the route, the caller's Authorization and the key; request:
+-- sha256 of the body (a key reused with another body is refused); answer: sealed under the key.
+CREATE TABLE IF NOT EXISTS idempotency (
+    key_hash   TEXT PRIMARY KEY,
+    request    TEXT NOT NULL,
+    status     INTEGER NOT NULL,
+    answer     BLOB NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idempotency_created ON idempotency(created_at);
+
 -- One row, rewritten by the self-check and /health to learn whether the disk takes writes.
 CREATE TABLE IF NOT EXISTS health (
     id         INTEGER PRIMARY KEY CHECK (id = 1),

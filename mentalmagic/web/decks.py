@@ -10,6 +10,7 @@ from ..decklist import MAX_TEXT
 from ..storage.deckdb import DeckStore
 from . import openapi
 from .bodies import json_object
+from .idempotency import answered
 from .schemas import Out, Strict
 
 bp = Blueprint("decks", __name__, url_prefix="/api/v1/decks")
@@ -149,7 +150,8 @@ def create_deck():
     data = _create.load(json_object())
     if query["dry_run"]:
         return jsonify(decks.dry_run(_uow(), data["name"], data["list"]))
-    return jsonify(decks.create_deck(_uow(), data["name"], data["list"])), 201
+    uow = _uow()
+    return answered(uow, 201, lambda: decks.create_deck(uow, data["name"], data["list"]))
 
 
 @bp.get("")
@@ -185,8 +187,8 @@ openapi.register_schemas(CreateDeckIn, UpdateDeckIn, DryRunQuery, DeckOut, Decks
 DECKS = "decks"
 openapi.register_operations("/decks", {
     "post": openapi.Op("createDeck", DECKS, "Save a deck list (201; the edit token is shown only here). "
-                       "?dry_run=1 reads it without saving (200, id null)", "DeckOut", ("413", "422"),
-                       query="DryRunQuery", body="CreateDeckIn", status="201"),
+                       "?dry_run=1 reads it without saving (200, id null)", "DeckOut", ("400", "413", "422"),
+                       query="DryRunQuery", body="CreateDeckIn", status="201", idempotent=True),
     "get": openapi.Op("listDecks", DECKS, "Every saved deck", "DecksOut"),
 })
 

@@ -13,6 +13,7 @@ from ..permissions import Caller
 from . import schemas
 from .bodies import json_body
 from .decks import DryRunQuery, deck_library
+from .idempotency import answered
 from .openapi import Op, register_operations
 from .remembered import Remembered
 
@@ -54,10 +55,11 @@ def _caller(game_id: str) -> Caller:
 def create_game():
     data = _create.load(json_body())
     library = data["library"] if "library" in data else deck_library(data["deck"])  # API.md: "deck": id
-    created = services.create_game(_uow(), data["format"], data["options"], data["players"], library,
-                                   shuffle=data["shuffle"])
+    uow = _uow()
+    resp = answered(uow, 201, lambda: services.create_game(uow, data["format"], data["options"], data["players"],
+                                                           library, shuffle=data["shuffle"]))
     _archive_now_and_then()
-    return jsonify(created), 201
+    return resp
 
 
 _SWEEP_EVERY = 60.0  # seconds between two sweeps of one app
@@ -104,7 +106,8 @@ def act(game_id: str):
     caller = _caller(game_id)
     if _dry.load(request.args.to_dict())["dry_run"]:
         return jsonify(services.preview(_uow(), game_id, caller, _action()))
-    return jsonify(services.act(_uow(), game_id, caller, _action()))
+    uow, command = _uow(), _action()
+    return answered(uow, 200, lambda: services.act(uow, game_id, caller, command))
 
 
 @bp.post("/<game_id>/line")
@@ -169,12 +172,13 @@ GAMES = "games"
 _AUTH = ("401", "404")  # every game route: a token of this game, and a game that exists
 register_operations("/games", {"post": Op(
     "createGame", GAMES, "Create a game (201): tokens are shown only in this answer", "CreateGameOut",
-    ("400", "404", "413", "422"), body="CreateGameIn", status="201")})
+    ("400", "404", "413", "422"), body="CreateGameIn", status="201", idempotent=True)})
 register_operations("/games/{game_id}", {"get": Op(
     "getGame", GAMES, "The game as the caller may see it", "GameOut", _AUTH)})
 register_operations("/games/{game_id}/actions", {"post": Op(
     "act", GAMES, "One action; 409 with the rule when refused; `dry_run=1`: what it would do, recorded nowhere",
-    "ActionOut", ("400", "401", "403", "404", "409", "413", "422"), body="ActionIn", query="DryRunQuery")})
+    "ActionOut", ("400", "401", "403", "404", "409", "413", "422"), body="ActionIn", query="DryRunQuery",
+    idempotent=True)})
 register_operations("/games/{game_id}/line", {"post": Op(
     "line", GAMES, "One line of the judge's grammar (`ana draw 2`, `undo`): an action or undo; 409 with the rule",
     "LineOut", ("400", "401", "403", "404", "409", "413", "422"), body="LineIn", query="DryRunQuery")})

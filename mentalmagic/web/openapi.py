@@ -26,7 +26,12 @@ RATE_LIMITED = {"description": "too many requests from this client: retry after 
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
 DEGRADED = {"/health": ("503", "degraded: the card tables, the database or the card file failed (see `reasons`)")}
 # What an answer about a game may be when the disk failed to make a write durable (storage/durable.py).
-STORAGE_FAILED = ("/games", "/candidates", "/check")
+STORAGE_FAILED = ("/games", "/candidates", "/check", "/decks")
+IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
+                   "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+                   "description": "a retry with the same key (same route, caller and body) within a day gets the "
+                                  "first answer (header `Idempotent-Replayed: true`) and writes nothing; the same "
+                                  "key with another body: 422 `idempotency_key_reused`"}
 ACTIONS = "ActionIn"  # the body of POST /actions: one schema per action type, under a oneOf
 
 
@@ -42,6 +47,7 @@ class Op:
     query: str | None = None
     body: str | None = None
     status: str = "200"
+    idempotent: bool = False  # takes an Idempotency-Key (web/idempotency.py)
 
 
 CARDS = "cards and costs"
@@ -135,6 +141,8 @@ def build_spec() -> dict:
                       for p in path.split("/") if p.startswith("{")]
             if op.query:
                 params.append({"in": "query", "schema": _schema(op.query)})
+            if op.idempotent:
+                params.append(IDEMPOTENCY_KEY)
             if params:
                 doc["parameters"] = params
             if op.body:
@@ -146,9 +154,10 @@ def build_spec() -> dict:
                 code, why = DEGRADED[path]
                 doc["responses"][code] = {"description": why, "content": _content(op.out)}
             elif path.startswith(STORAGE_FAILED):
-                doc["responses"]["503"] = {"description": "storage_failed: the disk failed to make a write durable; "
-                                           "this server process answers nothing it doesn't know is on disk until "
-                                           "restarted", "content": _content("ErrorOut")}
+                doc["responses"]["503"] = {"description": "storage_failed: the disk refuses writes (full, read-only, "
+                                           "an I/O error: nothing was recorded, retry later), or failed to make a "
+                                           "write durable (this server process then answers nothing it doesn't "
+                                           "know is on disk until restarted)", "content": _content("ErrorOut")}
             operations[method] = doc
         spec.path(path=path, operations=operations)
     doc = spec.to_dict()

@@ -1,0 +1,81 @@
+"""``Idempotency-Key`` on the writes a bot may need to retry (issue 23): ``POST /games``,
+``POST /decks``, ``POST /games/{id}/actions``.
+
+A bot whose connection breaks after sending can't know whether its write counted. With the
+header, the first answer is kept in the write's own transaction (storage/idempotency.py); a retry
+with the same key, on the same route, by the same caller (its token, else its address), with the
+same body, within a day, gets that answer again (``Idempotent-Replayed: true``) and writes
+nothing. The same key with another body is ``422 idempotency_key_reused``. The kept answer is
+sealed under the key (a SHAKE-256 keystream): it may hold tokens, and the database never holds a
+token in clear; without the key the row can't be read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable
+
+import orjson
+from flask import current_app, jsonify, request
+
+from ..storage import idempotency
+from .errors import envelope
+
+HEADER = "Idempotency-Key"
+LONGEST = 255
+
+
+def _seal(data: bytes, key: str, key_hash: str) -> bytes:
+    """``data`` XOR a keystream only the key gives (the same call opens it again)."""
+    stream = hashlib.shake_256(b"mentalmagic idempotency seal\0" + key.encode() + b"\0" + key_hash.encode()
+                               ).digest(len(data))
+    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
+
+
+def _replay(status: int, body: bytes):
+    resp = current_app.response_class(body, status=status, mimetype="application/json")
+    resp.headers["Idempotent-Replayed"] = "true"
+    return resp
+
+
+def answered(uow, status: int, write: Callable[[], dict]):
+    """The answer of ``write()`` (which commits through ``uow``) with ``status``; with an
+    Idempotency-Key, the kept answer of an earlier request instead, or ``write()``'s kept with it."""
+    key = request.headers.get(HEADER)
+    if key is None:
+        resp = jsonify(write())
+        resp.status_code = status
+        return resp
+    if not 1 <= len(key) <= LONGEST or not key.isascii() or not key.isprintable():
+        return envelope(400, "bad_idempotency_key",
+                        f"the {HEADER} header must be 1 to {LONGEST} printable ASCII characters (a UUID will do)")
+    caller = request.headers.get("Authorization") or f"address {request.remote_addr}"
+    key_hash = hashlib.sha256(f"{request.method} {request.path}\0{caller}\0{key}".encode()).hexdigest()
+    request_hash = hashlib.sha256(request.get_data(cache=True)).hexdigest()
+    db_path = current_app.extensions["mentalmagic"].db_path
+
+    def kept():
+        found = idempotency.find(db_path, key_hash)
+        if found is None:
+            return None
+        request_was, status_was, sealed = found
+        if request_was != request_hash:
+            return envelope(422, "idempotency_key_reused",
+                            f"this {HEADER} was used for another request within a day: use a new key for a new one")
+        return _replay(status_was, _seal(bytes(sealed), key, key_hash))
+
+    first = kept()
+    if first is not None:
+        return first
+    uow.remember = lambda answer: (key_hash, request_hash, status,
+                                   _seal(orjson.dumps(answer), key, key_hash))
+    try:
+        body = write()
+    except sqlite3.IntegrityError as e:  # a retry racing its first try: that one's answer (nothing written here)
+        if "idempotency" not in str(e):
+            raise
+        return kept()
+    resp = jsonify(body)
+    resp.status_code = status
+    return resp
