@@ -52,17 +52,24 @@ class Served:
             [str(Path(sys.executable).with_name("mentalmagic")), "serve", "--host", "127.0.0.1", "--port",
              str(self.port), *args], env={**os.environ, **env}, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True)
+        try:
+            self._wait()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait(self) -> None:
         deadline = time.monotonic() + START_LIMIT
         while time.monotonic() < deadline:
             try:
                 call(self.port, "GET", "/health", timeout=10)
                 return
-            except OSError:
+            # not listening yet; or, with nobody listening, a connect to a port of the ephemeral range
+            # that met itself (TCP simultaneous open) and read back its own request
+            except (OSError, http.client.HTTPException):
                 if self.proc.poll() is not None:
-                    self.stop()
                     pytest.fail(f"the server exited: {self.output()[-2000:]}")
                 time.sleep(0.05)
-        self.stop()
         pytest.fail("the server did not answer")
 
     def output(self) -> str:
