@@ -75,7 +75,7 @@ class FakeUnitOfWork:
         self.games.staged.clear()
         return self
 
-    def commit(self) -> None:
+    def commit(self, answer=None) -> None:  # no Idempotency-Key here: the answer is never kept
         for write in self.games.staged:
             write()
         self.games.staged.clear()
