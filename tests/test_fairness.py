@@ -34,20 +34,28 @@ def open_half(port: int, count: int) -> list[socket.socket]:
     """``count`` connections from 127.0.0.1, each with a request begun and never finished; a connect
     the server's backlog can't take yet is left pending (non-blocking), as an attacker's would be."""
     sockets = []
-    for _ in range(count):
-        s = socket.socket()
-        s.setblocking(False)
-        err = s.connect_ex(("127.0.0.1", port))
-        if err not in (0, errno.EINPROGRESS):
+    try:
+        for _ in range(count):
+            s = socket.socket()
+            s.setblocking(False)
+            err = s.connect_ex(("127.0.0.1", port))
+            if err not in (0, errno.EINPROGRESS):
+                s.close()
+                continue
+            sockets.append(s)
+        connected = select.poll()  # poll: these descriptors are past select()'s 1024
+        for s in sockets:
+            connected.register(s, select.POLLOUT)
+        connected.poll(5000)  # the first connected
+        for s in sockets:
+            try:
+                s.send(PARTIAL)
+            except OSError:
+                pass
+    except BaseException:
+        for s in sockets:
             s.close()
-            continue
-        sockets.append(s)
-    select.select([], sockets[:1000], [], 5)  # the first connected (select() watches at most 1024)
-    for s in sockets:
-        try:
-            s.send(PARTIAL)
-        except OSError:
-            pass
+        raise
     return sockets
 
 
@@ -126,21 +134,21 @@ def test_a_request_trickled_past_the_deadline_is_closed(tmp_path):
     server = Served(env_for(tmp_path, MENTALMAGIC_REQUEST_DEADLINE="2", MENTALMAGIC_CHANNEL_TIMEOUT="60"),
                     "--workers", "1", log=tmp_path / "server.log")
     try:
-        s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
-        s.sendall(PARTIAL)
         closed_after = None
-        started = time.monotonic()
-        while time.monotonic() - started < 30:  # never silent for long: the idle timeout (60 s) can't fire
-            try:
-                s.sendall(b"X-Slow: 1\r\n")
-            except OSError:
-                closed_after = time.monotonic() - started
-                break
-            r, _, _ = select.select([s], [], [], 0.5)
-            if r and s.recv(4096) == b"":
-                closed_after = time.monotonic() - started
-                break
-        s.close()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+            s.sendall(PARTIAL)
+            started = time.monotonic()
+            while time.monotonic() - started < 30:  # never silent for long: the idle timeout (60 s) can't fire
+                try:
+                    s.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    closed_after = time.monotonic() - started
+                    break
+                readable = select.poll()
+                readable.register(s, select.POLLIN)
+                if readable.poll(500) and s.recv(4096) == b"":
+                    closed_after = time.monotonic() - started
+                    break
         assert closed_after is not None, "a trickled request was never closed"
         assert closed_after >= 2  # not before its deadline
     finally:
