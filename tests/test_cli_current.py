@@ -64,3 +64,18 @@ def test_the_card_source_note_once_a_day_or_on_verbose(real_db):  # noqa: F811
     first = note()
     assert note() is False  # not again the same day
     assert note("--verbose") is first  # on --verbose, whenever the source lacks something
+
+
+def test_showing_drawing_and_undoing_read_only_the_games_cards(db, game, monkeypatch):  # noqa: F811
+    """Issue 20: a game command that names nothing reads its cards from SQLite, never the whole pool."""
+    from mentalmagic.cli import context
+
+    def whole_pool(*a, **kw):
+        raise AssertionError("the whole card pool was loaded")
+
+    monkeypatch.setattr(context, "open_runtime", whole_pool)
+    ok(db, "do", "ana", "draw", "2")
+    out = ok(db, "show")
+    assert "hand of Ana (2)" in out and "Shock" in out
+    ok(db, "undo")
+    assert "seq 0" in ok(db, "show") and "hand of Ana" not in ok(db, "show")

@@ -59,13 +59,33 @@ def db_path(ctx: click.Context) -> Path:
     return (root.obj or {}).get("db") or root.params.get("db") or default_db_path()
 
 
+class _FinderWhenAsked:
+    """The card finder a game command hands its games: its pool reads the cards the game asks
+    about from SQLite (carddb.CardsAsked); the whole pool and index are loaded only when a rule
+    needs them (a naming's candidates), so that showing or changing a game stays quick (issue 20)."""
+
+    def __init__(self, root: click.Context):
+        from ..storage.carddb import CardsAsked
+
+        self._root = root
+        self.pool = CardsAsked(root.obj["db"], lambda: self._finder().pool)
+
+    def _finder(self):
+        return runtime(self._root, lacks_note=False).finder
+
+    def __getattr__(self, attr: str):
+        return getattr(self._finder(), attr)
+
+
 def store(ctx: click.Context):
-    """The games of the database (loads the cards, without the look-ups' note)."""
+    """The games of the database (the cards read as asked, without the look-ups' note)."""
     root = ctx.find_root()
     if "games" not in root.obj:
+        from ..runtime import has_cards
         from ..storage.gamedb import GameStore
 
-        root.obj["games"] = GameStore(root.obj["db"], runtime(root, lacks_note=False).finder)
+        finder = _FinderWhenAsked(root) if has_cards(root.obj["db"]) else runtime(root, lacks_note=False).finder
+        root.obj["games"] = GameStore(root.obj["db"], finder)
     return root.obj["games"]
 
 

@@ -16,7 +16,7 @@ from ..formats import DEFAULT_FORMAT, FORMATS
 from ..names import fold
 from . import actions, lines, table
 from .completion import GAME, player_completion
-from .context import db_path, guarded, store, uow
+from .context import db_path, guarded, runtime, uow
 from .current import CurrentGameGroup, remember
 from .decks import decks_uow, print_deck, read_file
 from .group import Group
@@ -65,7 +65,7 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
 
     if (deck_id is None) == (list_file is None):
         raise click.UsageError("give one of --deck DECK or --list FILE")
-    store(ctx)  # load the cards for a game (without the look-ups' note)
+    runtime(ctx, lacks_note=False)  # load the cards for a game (without the look-ups' note)
     saved = decks_uow(ctx)
     if deck_id is not None:
         library = decks.deck_library(saved, deck_id)

@@ -117,8 +117,14 @@ def load_pool(db: sqlite_utils.Database, bans: BanList | None = None, cards: lis
     return CardPool(cards, bans if bans is not None else read_banlist(), info)
 
 
-def _read_cards(db: sqlite_utils.Database) -> list[Card]:
+def _read_cards(db: sqlite_utils.Database, named: str | None = None) -> list[Card]:
+    """Every card, or (``named``) the cards whose full name or one face's name is exactly that."""
     parsed: dict[str, object] = {}  # a few hundred distinct texts among ~100k: parse each once
+    where, params = "", []
+    if named is not None:
+        where = (" where {col} in (select name from cards where name = ?"
+                 " union select card_name from faces where name = ?)")
+        params = [named, named]
 
     def loads(text: str):
         value = parsed.get(text)
@@ -127,20 +133,71 @@ def _read_cards(db: sqlite_utils.Database) -> list[Card]:
         return value  # shared: card_from_record copies what it keeps
 
     faces: dict[str, list[dict]] = defaultdict(list)
-    for f in db.query("select * from faces"):
+    for f in db.query("select * from faces" + where.format(col="card_name"), params):
         f["types"] = loads(f["types"])
         f["keywords"] = loads(f["keywords"])
         f["colors"] = None if f.get("colors") is None else loads(f["colors"])
         faces[f["card_name"]].append(f)
     cards = []
     shared: dict = {}
-    for c in db.query("select * from cards"):
+    for c in db.query("select * from cards" + where.format(col="name"), params):
         c["legalities"] = loads(c["legalities"])
         c["color_identity"] = None if c.get("color_identity") is None else loads(c["color_identity"])
         c["faces"] = faces.get(c["name"], [])
         if c["faces"]:
             cards.append(card_from_record(c, shared))
     return cards
+
+
+class CardsAsked:
+    """The pool as one game command uses it (issue 20): each card asked for by its exact English
+    name (a game's printed cards and names) is read from SQLite alone, in a pool of its own; any
+    other question loads the whole pool (``whole``) once, and every question goes there after.
+    A terminal command that shows or changes a game thus skips loading ~34k cards."""
+
+    def __init__(self, db_path, whole):
+        self._db_path = db_path
+        self._whole_loader = whole
+        self._whole: CardPool | None = None
+        self._asked: dict[str, CardPool | None] = {}
+        self._bans: BanList | None = None
+        self._info: PoolInfo | None = None
+
+    def whole(self) -> CardPool:
+        if self._whole is None:
+            self._whole = self._whole_loader()
+        return self._whole
+
+    def _pool_for(self, name: str) -> CardPool:
+        if self._whole is not None:
+            return self._whole
+        if name not in self._asked:
+            db = connect(self._db_path, apply_schema=False)
+            try:
+                cards = _read_cards(db, named=name)
+                self._info = self._info or load_pool(db, self.bans, cards=[]).info
+            finally:
+                db.conn.close()
+            self._asked[name] = CardPool(cards, self.bans, self._info) if cards else None
+        return self._asked[name] or self.whole()  # a French name, an unknown one: the whole pool answers
+
+    @property
+    def bans(self) -> BanList:
+        if self._bans is None:
+            self._bans = self._whole.bans if self._whole is not None else read_banlist()
+        return self._bans
+
+    def lookup(self, name: str) -> Card:
+        return self._pool_for(name or "").lookup(name)
+
+    def find(self, name: str) -> Card | None:
+        return self._pool_for(name or "").find(name)
+
+    def nameables_called(self, name: str) -> list:
+        return self._pool_for(name or "").nameables_called(name)
+
+    def __getattr__(self, attr: str):
+        return getattr(self.whole(), attr)
 
 
 # The modules whose classes a cached finder holds: a change to any of them invalidates the cache.
