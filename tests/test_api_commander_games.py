@@ -10,7 +10,8 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
-from test_api_games import ANA, API, BOB, CID, JUDGE, Game, assert_envelope, checked
+from driver import ANA, API, BOB, CID, JUDGE, Game
+from support import assert_envelope, checked
 
 from mentalmagic.web import schemas
 

@@ -4,7 +4,8 @@ records nothing; a refusal is the same refusal."""
 from __future__ import annotations
 
 import pytest
-from test_api_games import ANA, API, BOB, CID, JUDGE, Game, assert_envelope, checked
+from driver import ANA, API, BOB, CID, JUDGE, Game
+from support import assert_envelope, checked
 
 from mentalmagic.web import schemas
 

@@ -7,7 +7,7 @@ the given list, top first; players are p1 (Ana), p2 (Bob), p3 (Cid).
 from __future__ import annotations
 
 import pytest
-from test_api_games import ANA, BOB, CID, JUDGE, Game, names_table
+from driver import ANA, BOB, CID, JUDGE, Game, names_table
 
 from mentalmagic.web import schemas
 

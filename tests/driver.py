@@ -1,0 +1,147 @@
+"""The one game driver of the suite: a game at the table played through the HTTP API (a Flask test
+client), each player with their own token, every answer checked against its published schema.
+
+Games are created with ``"shuffle": false`` so the library is the given list, top first. Players are
+``p1`` (Ana), ``p2`` (Bob), ``p3`` (Cid), ... in the order they are given.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from support import assert_envelope, checked
+
+from mentalmagic.web import schemas
+
+API = "/api/v1"
+JUDGE = "judge"
+ANA, BOB, CID, DEE = "p1", "p2", "p3", "p4"
+
+
+def candidate_names(client, **params) -> list[str]:
+    response = checked(client.get(f"{API}/candidates?" + urlencode(params)))
+    assert response.status_code == 200, response.get_json()
+    return [c["name"] for c in response.get_json()["candidates"]]
+
+
+class Game:
+    """One game at the table, played through the HTTP API with each player's own token."""
+
+    def __init__(self, client, library, players=("Ana", "Bob"), teams=None, fmt=None):
+        body = {"players": [{"name": n, "team": (teams[i] if teams else None)} for i, n in enumerate(players)],
+                "library": list(library), "shuffle": False}
+        if fmt:
+            body["format"] = fmt
+        response = checked(client.post(f"{API}/games", json=body))
+        assert response.status_code == 201, response.get_json()
+        created = response.get_json()
+        assert schemas.CreateGameOut().validate(created) == {}
+        assert created["library_size"] == len(library)
+        self.client = client
+        self.id = created["id"]
+        self.judge_token = created["judge_token"]
+        self.tokens = {p["id"]: p["token"] for p in created["players"]}
+        self.pids = [p["id"] for p in created["players"]]
+
+    @classmethod
+    def joined(cls, client, other: Game) -> Game:
+        """The same game through another client (another app over the same database)."""
+        game = cls.__new__(cls)
+        game.client, game.id, game.judge_token = client, other.id, other.judge_token
+        game.tokens, game.pids = dict(other.tokens), list(other.pids)
+        return game
+
+    # -- raw calls ------------------------------------------------------------------------------
+    def headers(self, who) -> dict:
+        return {"Authorization": f"Bearer {self.judge_token if who == JUDGE else self.tokens[who]}"}
+
+    def get(self, path: str, who=JUDGE):
+        return checked(self.client.get(f"{API}/games/{self.id}{path}", headers=self.headers(who)))
+
+    def act(self, who, **action):
+        return checked(self.client.post(f"{API}/games/{self.id}/actions", json=action, headers=self.headers(who)))
+
+    # -- reading --------------------------------------------------------------------------------
+    def view(self, who=JUDGE) -> dict:
+        response = self.get("", who)
+        assert response.status_code == 200, response.get_json()
+        body = response.get_json()
+        assert schemas.GameOut().validate(body) == {}
+        return body
+
+    def card(self, cid: str, who=JUDGE) -> dict | None:
+        """The card as ``who`` sees it, or None when it is not listed to them."""
+        return next((c for c in self.view(who)["cards"] if c["id"] == cid), None)
+
+    def _listing(self, key: str, schema, who) -> list[dict]:
+        """GET /<key>: a 200 whose body the schema validates; its list."""
+        response = self.get(f"/{key}", who)
+        assert response.status_code == 200
+        body = response.get_json()
+        assert schema().validate(body) == {}
+        return body[key]
+
+    def names(self, who=JUDGE) -> list[dict]:
+        return self._listing("names", schemas.NamesOut, who)
+
+    def events(self, who=JUDGE) -> list[dict]:
+        return self._listing("events", schemas.EventsOut, who)
+
+    def record(self) -> tuple:
+        """Everything an action may change, as the judge sees it."""
+        return self.view(), self.names(), self.events()
+
+    def status(self, pid: str) -> str:
+        return next(p["status"] for p in self.view()["players"] if p["id"] == pid)
+
+    def library_ids(self, printed: str) -> list[str]:
+        """The judge's view of which library cards are printed ``printed``."""
+        return [c["id"] for c in self.view()["cards"] if c["zone"] == "library" and c["printed"] == printed]
+
+    def could_be(self, who, player: str, name: str):
+        return self.get("/could-be?" + urlencode({"player": player, "name": name}), who)
+
+    # -- acting ---------------------------------------------------------------------------------
+    def do(self, who, **action) -> dict:
+        response = self.act(who, **action)
+        body = response.get_json()
+        assert response.status_code == 200, (action, body)
+        assert schemas.ActionOut().validate(body) == {}
+        return body
+
+    def refused(self, who, status: int, code: str, rule: str | None = None, **action) -> dict:
+        """The action is refused with ``status``/``code``/``rule``, and nothing of it is recorded."""
+        before = self.record()
+        error = assert_envelope(self.act(who, **action), status)
+        assert error["code"] == code, error
+        if rule is not None:
+            assert error.get("rule") == rule, error
+        assert self.record() == before, "a refused action left a trace"
+        return error
+
+    def draw(self, who, count: int = 1) -> list[str]:
+        return self.do(who, type="draw", player=who, count=count)["event"]["data"]["cards"]
+
+    def cast(self, who, card: str, name: str) -> dict:
+        return self.do(who, type="move", card=card, to="stack", name=name)
+
+    def morph(self, who, card: str, via: str = "morph") -> dict:
+        return self.do(who, type="move", card=card, to="battlefield", face_down=True, via=via)
+
+    def undo(self) -> dict:
+        response = checked(self.client.post(f"{API}/games/{self.id}/undo", headers=self.headers(JUDGE)))
+        assert response.status_code == 200, response.get_json()
+        assert schemas.UndoOut().validate(response.get_json()) == {}
+        return response.get_json()
+
+
+def names_table(game: Game) -> list[tuple]:
+    return [(n["name"], n["card"], n["player"], n["exception"]) for n in game.names()]
+
+
+def namings(game: Game) -> list[dict]:
+    """The namings recorded in the log, in order."""
+    return [e["data"]["naming"] for e in game.events() if e["data"].get("naming")]
+
+
+# == 702 Ownership: the library is shared =========================================================
