@@ -45,6 +45,7 @@ from .errors import (
 )
 from .game import LEAVE_RULE, LEFT, PUBLIC_ZONES, Event, GameSetup, GameState, commander_tax
 from .index import CandidateFinder
+from .messages import Message, say
 from .names import fold
 from .naming import PLAYED_AS, Naming, check_turn_up_via
 from .permissions import authorize, for_whom, player_in
@@ -91,14 +92,14 @@ class _Context:
     def card(self, cid: str) -> CardState:
         c = self.state.card(cid)
         if c.zone == REMOVED:
-            raise CardLeftGame(f"card {cid} has left the game")
+            raise CardLeftGame("card.left_game", card=cid)
         return c
 
     def cards(self, ids: tuple[str, ...] | None, count: int | None = None) -> list[CardState]:
         """These cards, or the top ``count`` cards of the library (the schema asks for exactly one)."""
         if count is not None:
             if count > len(self.state.library):
-                raise LibraryEmpty(f"the library has only {len(self.state.library)} card(s)")
+                raise LibraryEmpty("library.only", n=len(self.state.library))
             return [self.state.cards[c] for c in self.state.library[:count]]
         return [self.card(cid) for cid in ids or ()]
 
@@ -106,10 +107,11 @@ class _Context:
         return self.finder.pool.lookup(c.printed)
 
     # -- naming: who names, and the name checked in the same step ----------------------------
-    def check_namer(self, namer: str | None, rule: str, why: str) -> None:
+    def check_namer(self, namer: str | None, rule: str, why: Message) -> None:
         if not self.is_judge and namer != self.actor:
-            who = self.setup.player(namer).name if self.setup.player(namer) else "nobody"
-            raise WrongNamer(f"{who} names this card ({why})", rule=rule)
+            if self.setup.player(namer):
+                raise WrongNamer("namer.other", player=self.setup.player(namer).name, why=why, rule=rule)
+            raise WrongNamer("namer.nobody", why=why, rule=rule)
 
     def plain_naming(self, c: CardState, name: str, namer: str | None, rule: str) -> dict:
         n = self.naming.resolve(self.printed(c), name, self.state.names, namer)
@@ -119,7 +121,7 @@ class _Context:
                        moving_to: str | None = None) -> tuple[dict | None, dict | None]:
         """705.4/705.4a/D8 for an unnamed face-down card turned face up: (naming, game loss)."""
         namer = namer or c.namer
-        self.check_namer(namer, "705.4", "its controller names a face-down card turned face up")
+        self.check_namer(namer, "705.4", say("namer.why.face_up"))
         printed = self.printed(c)
         choice = self.naming.face_up_choice(printed, via, self.state.names, c.face_down_seq or 0,
                                             self.setup.opponents(namer), face_down_via=c.face_down_via,
@@ -133,8 +135,8 @@ class _Context:
                 if moving_to == LIBRARY:  # nobody owns it there (702.2a): it stays
                     departure["removed"] = [cid for cid in departure["removed"] if cid != c.id]
                 return None, {"player": loser, "rule": "705.4a", "why": choice.why_no_exception, **departure}
-            raise NameRequired(f"name this card as it turns face up; {choice.advice()}", rule="705.4",
-                               fields={"name": ["required"]})
+            raise NameRequired("name.required_face_up", advice=choice.advice(), rule="705.4",
+                               fields={"name": [say("field.required")]})
         n, exception = self.naming.face_up_name(printed, name, choice)
         return {"name": n.name, "player": namer, "rule": exception or "705.4", "exception": exception}, None
 
@@ -166,12 +168,12 @@ def _draw(ctx: _Context, cmd: Draw):
         hit = next((cid for cid in ctx.state.library
                     if _identity(ctx.finder, ctx.state.cards[cid].printed) == want), None)
         if hit is None:
-            raise NotInLibrary(f"no card printed {cmd.printed!r} is in the library",
-                               fields={"printed": ["not in the library"]})
+            raise NotInLibrary("library.no_printed", printed=cmd.printed,
+                               fields={"printed": [say("library.no_printed.field")]})
         return {"player": pid, "cards": [hit], "printed": ctx.state.cards[hit].printed}, "702.2"
     count = cmd.count or 1
     if count > len(ctx.state.library):
-        raise LibraryEmpty(f"can't draw {count}: the library has {len(ctx.state.library)} card(s)")
+        raise LibraryEmpty("library.cannot_draw", count=count, n=len(ctx.state.library))
     return {"player": pid, "cards": list(ctx.state.library[:count])}, "702.2"
 
 
@@ -185,9 +187,9 @@ def _move(ctx: _Context, cmd: Move):
     if src == LIBRARY:
         _check_not_searched(ctx, c)
     if c.commander_of and src == COMMAND and to == STACK:
-        _check_brought_by(ctx, c, "903.8", "casts it from the command zone")
+        _check_brought_by(ctx, c, "903.8", "brought_by.casts")
     if c.commander_of and pentaland_asked:
-        raise CommanderRefused("a commander is played as itself, never as a Pentaland (D14(a))", rule="903.3")
+        raise CommanderRefused("commander.no_pentaland", rule="903.3")
 
     # 702.2 / 702.2a: owner and controller after the move.
     if to == LIBRARY:
@@ -196,11 +198,11 @@ def _move(ctx: _Context, cmd: Move):
         if src == LIBRARY:  # the player whose library it is: named, else its revealer or looked-at owner
             owner = player or c.owner or ctx.actor
             if owner is None:
-                raise InvalidInput("say whose library it leaves", fields={"player": ["required"]})
+                raise InvalidInput("library.whose", fields={"player": [say("field.required")]})
         else:
             owner = c.owner
             if player is not None and to in (HAND, GRAVEYARD) and player != owner:
-                raise OwnershipRefused(f"a card goes to its owner's {to}, not another player's")
+                raise OwnershipRefused("ownership.hand" if to == HAND else "ownership.graveyard")
         if to in CONTROLLED_ZONES:
             if src != LIBRARY and player is not None:
                 controller = player
@@ -215,15 +217,14 @@ def _move(ctx: _Context, cmd: Move):
         pentaland, face_down = True, True
     elif c.pentaland and to not in HIDDEN_ZONES:
         if face_down_asked is False or name is not None:
-            raise PentalandRefused("a Pentaland moving between zones stays face down and unnamed", rule="703.7")
+            raise PentalandRefused("pentaland.moving", rule="703.7")
         pentaland, face_down = True, True
     else:
         pentaland = False  # 703.8 into a hand or the library
         if to in HIDDEN_ZONES:
             face_down = False
         elif to == GRAVEYARD and face_down_asked:
-            raise InvalidInput("a card goes face up into a graveyard (only a Pentaland stays face down)",
-                               fields={"face_down": ["not into a graveyard"]})
+            raise InvalidInput("graveyard.face_up", fields={"face_down": [say("graveyard.face_up.field")]})
         elif face_down_asked is not None:
             face_down = face_down_asked
         else:  # a face-down permanent changing control, or a face-down spell resolving, stays so (CR 708.4)
@@ -282,27 +283,26 @@ def _to_command_zone(ctx: _Context, c: CardState, cmd: Move):
     or the library, may go to the command zone instead; that is its owner's choice. No other card
     goes there."""
     if not c.commander_of:
-        raise CommanderRefused("only a commander goes to the command zone (903.9a, 903.9b); this card is not one",
-                               rule="903.9a")
+        raise CommanderRefused("command_zone.not_commander", rule="903.9a")
     if c.zone == COMMAND:
-        raise InvalidInput("this commander is already in the command zone", fields={"to": ["already there"]})
+        raise InvalidInput("command_zone.already", fields={"to": [say("command_zone.already.field")]})
     rule = "903.9b" if c.zone in (HAND, LIBRARY) else "903.9a"
     if cmd.name is not None:
-        raise CommanderRefused("a commander is played as itself: it is never named (D14(a))", rule="903.3")
+        raise CommanderRefused("commander.never_named", rule="903.3")
     if cmd.face_down or cmd.pentaland:
-        raise InvalidInput("a commander is face up in the command zone (903.6)",
-                           fields={"face_down" if cmd.face_down else "pentaland": ["not in the command zone"]})
-    _check_brought_by(ctx, c, rule, "chooses to put it into the command zone")
+        raise InvalidInput("command_zone.face_up", fields={"face_down" if cmd.face_down else "pentaland":
+                                                           [say("command_zone.face_up.field")]})
+    _check_brought_by(ctx, c, rule, "brought_by.command_zone")
     owner = c.commander_of  # back where it started (903.6), its player's
     return {"card": c.id, "from": c.zone, "to": COMMAND, "owner": owner, "controller": owner,
             "face_down": False, "pentaland": False}, rule
 
 
 def _check_brought_by(ctx: _Context, c: CardState, rule: str, what: str) -> None:
-    """D14(f): whoever owns a commander under 702, the player who brought it is its owner for 903."""
+    """D14(f): whoever owns a commander under 702, the player who brought it is its owner for 903
+    (``what``: the message code of the refusal)."""
     if not ctx.is_judge and ctx.actor != c.commander_of:
-        raise CommanderRefused(f"only the player who brought this commander ({ctx.setup.player(c.commander_of).name})"
-                               f" {what} (D14(f))", rule=rule)
+        raise CommanderRefused(what, player=ctx.setup.player(c.commander_of).name, rule=rule)
 
 
 def _check_not_searched(ctx: _Context, c: CardState) -> None:
@@ -310,25 +310,23 @@ def _check_not_searched(ctx: _Context, c: CardState) -> None:
     or looked at by them; picking another is a search. The judge may record any move."""
     if ctx.is_judge or c.id == ctx.state.library[0] or c.revealed or ctx.actor in c.looked_by:
         return
-    raise LibraryRefused("a player takes from the library only its top card, or a card revealed or looked at by"
-                         " them; picking another is a search (701.1a)", fields={"card": ["not the top card"]})
+    raise LibraryRefused("library.top_only", fields={"card": [say("library.top_only.field")]})
 
 
 def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, face_down_asked: bool | None) -> None:
     """703.2–703.3: what may be played face down as a Pentaland, and how."""
     if to != BATTLEFIELD:
-        raise PentalandRefused("a Pentaland is played onto the battlefield", rule="703.4")
+        raise PentalandRefused("pentaland.battlefield", rule="703.4")
     if name is not None or face_down_asked is False:
-        raise PentalandRefused("a Pentaland is played face down and is never named", rule="703.2")
+        raise PentalandRefused("pentaland.face_down", rule="703.2")
     if c.zone == HAND:  # any card of the hand, a named one included: it keeps its name (D10, 704.4)
         if not ctx.is_judge and c.owner != ctx.actor:
-            raise PentalandRefused("a player plays a Pentaland from their own hand", rule="703.2")
+            raise PentalandRefused("pentaland.own_hand", rule="703.2")
         return
     if c.zone == LIBRARY and not c.revealed:
-        raise PentalandRefused("a hidden library card can't be played as a Pentaland", rule="703.3")
+        raise PentalandRefused("pentaland.hidden", rule="703.3")
     if c.named_as is not None and not c.face_down:  # 703.3 as written: an unnamed face-up card (D10)
-        raise PentalandRefused(f"a named face-up card ({c.named_as}) outside a hand can't be played as a"
-                               " Pentaland", rule="703.3")
+        raise PentalandRefused("pentaland.named", name=c.named_as, rule="703.3")
 
 
 def _move_naming(ctx: _Context, c: CardState, src, to, face_down, pentaland, name, via, owner, controller):
@@ -348,21 +346,20 @@ def _move_naming(ctx: _Context, c: CardState, src, to, face_down, pentaland, nam
         namer = controller if to in CONTROLLED_ZONES else _d12_namer(ctx.state, c)
         return ctx.face_up_naming(c, name, "effect", namer=namer, moving_to=to)
     if to in CONTROLLED_ZONES and not face_down:  # cast from a hand: its player names it (705.1, 705.2)
-        needed, namer, why = "705.1", c.owner if src == HAND else controller, \
-            "a card cast or put onto the battlefield face up"
+        needed, namer, why = "705.1", c.owner if src == HAND else controller, say("namer.why.cast")
     elif src == HAND and face_up_public:
-        needed, namer, why = "705.2", c.owner, "an unnamed card leaving a hand face up"
+        needed, namer, why = "705.2", c.owner, say("namer.why.hand")
     elif to == GRAVEYARD and face_up_public:
-        needed, namer, why = "705.3", owner, "an unnamed card put face up into a graveyard"
+        needed, namer, why = "705.3", owner, say("namer.why.graveyard")
     elif to in CONTROLLED_ZONES and face_down and _visible_source(c) and (via is None or via in PLAYED_AS):
         # played face down (cast as a morph...), not put so by an effect like manifest
-        needed, namer, why = "705.1", controller, "a card played face down from a visible zone"
+        needed, namer, why = "705.1", controller, say("namer.why.face_down")
     else:
-        needed, namer, why = None, ctx.acting or owner, ""
+        needed, namer, why = None, ctx.acting or owner, None
     if needed:
         ctx.check_namer(namer, needed, why)
         if name is None:
-            raise NameRequired(f"name this card: {why} is named first", rule=needed, fields={"name": ["required"]})
+            raise NameRequired("name.required", why=why, rule=needed, fields={"name": [say("field.required")]})
         naming = ctx.plain_naming(c, name, namer, needed)
         if face_down:  # a card played by morph must be named as a morph card (705.4)
             ctx.naming.check_fits_face_down(naming["name"], via, "effect")
@@ -370,7 +367,7 @@ def _move_naming(ctx: _Context, c: CardState, src, to, face_down, pentaland, nam
     if name is None:
         return None, None
     if not ctx.is_judge and ctx.actor not in (c.owner, c.controller, owner, controller):
-        raise WrongNamer("a player names only cards they own or control", rule="705.6")
+        raise WrongNamer("namer.own_or_control", rule="705.6")
     return ctx.plain_naming(c, name, namer, "704.1"), None  # a name given freely is still checked
 
 
@@ -403,7 +400,7 @@ def _repeated_name(c: CardState, name: str | None) -> dict:
 def _never_named(name: str | None) -> None:
     """D14(a): a commander is played as itself; it takes no name."""
     if name is not None:
-        raise CommanderRefused("a commander is played as itself: it is never named (D14(a))", rule="903.3")
+        raise CommanderRefused("commander.never_named", rule="903.3")
 
 
 def _name(ctx: _Context, cmd: Name):
@@ -411,12 +408,12 @@ def _name(ctx: _Context, cmd: Name):
     if c.commander_of:
         _never_named(cmd.name)
     if c.pentaland:
-        raise PentalandRefused("a Pentaland is never named while it is one", rule="703.6")
+        raise PentalandRefused("pentaland.never_named", rule="703.6")
     if c.named_as is not None:
         ctx.naming.check_same_name(c.named_as, cmd.name)
         return {"card": c.id, "name": c.named_as, **_repeated_name(c, cmd.name)}, "704.4"
     if c.face_down and c.zone not in HIDDEN_ZONES:
-        raise FaceDownRefused("a face-down card is named only as it is turned face up", rule="705.4")
+        raise FaceDownRefused("face_down.named_when_up", rule="705.4")
     rule = "705.5" if cmd.choice else "704.1"
     if ctx.is_judge:
         namer = cmd.player if cmd.player is not None else c.holder
@@ -425,8 +422,7 @@ def _name(ctx: _Context, cmd: Name):
         # D11: an effect has the chooser name a card revealed to them (permissions.py checked the
         # reveal), though they neither own nor control it
         if ctx.actor not in (c.owner, c.controller) and not cmd.choice:
-            raise WrongNamer("a player names only cards they own or control (or, with choice, a card an effect"
-                             " has them choose among cards revealed to them, 705.5)", rule="705.6")
+            raise WrongNamer("namer.own_or_control_choice", rule="705.6")
     data = {"card": c.id, "naming": ctx.plain_naming(c, cmd.name, namer, rule)}
     if cmd.choice:
         data["choice"] = True
@@ -436,18 +432,18 @@ def _name(ctx: _Context, cmd: Name):
 def _turn_face_up(ctx: _Context, cmd: TurnFaceUp):
     c = ctx.card(cmd.card)
     if c.pentaland:
-        raise PentalandRefused("a Pentaland is not a face-down permanent; it is not turned face up", rule="703.6")
+        raise PentalandRefused("pentaland.not_turned_up", rule="703.6")
     if not c.face_down or c.zone in HIDDEN_ZONES:
-        raise FaceDownRefused("this card is not face down", rule="705.4")
+        raise FaceDownRefused("face_down.not", rule="705.4")
     via = c.turn_up_via(cmd.via)
     check_turn_up_via(c.face_down_via, via)
     data: dict = {"card": c.id, "via": via}
     if c.commander_of:  # turned face up as itself, unnamed (D14(a))
-        ctx.check_namer(c.namer, "705.4", "its controller turns it face up")
+        ctx.check_namer(c.namer, "705.4", say("namer.why.turns_up"))
         _never_named(cmd.name)
         return data, "903.3"
     if c.named_as is not None:
-        ctx.check_namer(c.namer, "705.4", "its controller turns it face up")
+        ctx.check_namer(c.namer, "705.4", say("namer.why.turns_up"))
         ctx.naming.check_same_name(c.named_as, cmd.name)
         ctx.naming.check_fits_face_down(c.named_as, c.face_down_via, via)
         return {**data, **_repeated_name(c, cmd.name)}, "705.4"
@@ -464,8 +460,8 @@ def _reveal(ctx: _Context, cmd: Reveal):
     cards = ctx.cards(cmd.cards, cmd.count)
     for c in cards:
         if c.zone not in HIDDEN_ZONES:
-            raise InvalidInput(f"card {c.id} is not hidden: only library or hand cards are revealed",
-                               fields={"cards": [f"{c.id} is in the {c.zone}"]})
+            raise InvalidInput("reveal.not_hidden", card=c.id,
+                               fields={"cards": [say("reveal.not_hidden.field", card=c.id)]})
     return {"cards": [c.id for c in cards], "player": pid, "continuous": cmd.continuous}, "702.2b"
 
 
@@ -474,39 +470,37 @@ def _look(ctx: _Context, cmd: Look):
     cards = ctx.cards(cmd.cards, cmd.count)
     for c in cards:
         if c.zone not in HIDDEN_ZONES and not c.face_down:
-            raise InvalidInput(f"card {c.id} is face up: everybody sees it", fields={"cards": [f"{c.id} is face up"]})
+            raise InvalidInput("look.face_up", card=c.id, fields={"cards": [say("look.face_up.field", card=c.id)]})
     return {"cards": [c.id for c in cards], "player": pid, "looker": ctx.actor or pid}, "702.2c"
 
 
 def _ending(ctx: _Context, ids: tuple[str, ...], ongoing: Callable[[CardState], bool], what: str) -> dict:
-    """The cards a reveal or look ends for; each must still be under it."""
+    """The cards a reveal or look ends for; each must still be under it (``what``: the message code)."""
     cards = ctx.cards(ids)
     for c in cards:
         if not ongoing(c):
-            raise InvalidInput(f"card {c.id} is not {what}", fields={"cards": [f"{c.id} is not {what}"]})
+            raise InvalidInput(what, card=c.id, fields={"cards": [say(what, card=c.id)]})
     return {"cards": [c.id for c in cards]}
 
 
 def _end_reveal(ctx: _Context, cmd: EndReveal):
-    return _ending(ctx, cmd.cards, lambda c: c.revealed, "revealed"), "702.2b"
+    return _ending(ctx, cmd.cards, lambda c: c.revealed, "reveal.not_revealed"), "702.2b"
 
 
 def _end_look(ctx: _Context, cmd: EndLook):
-    return _ending(ctx, cmd.cards, lambda c: bool(c.looked_by), "looked at"), "702.2c"
+    return _ending(ctx, cmd.cards, lambda c: bool(c.looked_by), "look.not_looked"), "702.2c"
 
 
 def _leave_game(ctx: _Context, cmd: LeaveGame):
     pid = cmd.player if cmd.player is not None else ctx.actor
     if ctx.state.players[pid].status == LEFT:
-        raise PlayerOutOfGame(f"{ctx.setup.player(pid).name} has already left the game")
+        raise PlayerOutOfGame("player.already_left", player=ctx.setup.player(pid).name)
     for cid in cmd.returned:
         c = ctx.card(cid)
         if c.zone not in CONTROLLED_ZONES or c.controller != pid or c.owner == pid:
-            why = "owns" if c.owner == pid else "doesn't control"
-            raise ReturnRefused(
-                f"card {cid} can't go back to its owner: {ctx.setup.player(pid).name} {why} it; `returned` lists"
-                " only cards the leaver controls through a control-changing effect (D9)",
-                fields={"returned": [f"{cid}: the leaver {why} it"]})
+            why = "return.owns" if c.owner == pid else "return.not_controlled"
+            raise ReturnRefused(why, card=cid, player=ctx.setup.player(pid).name,
+                                fields={"returned": [say(why + ".field", card=cid)]})
     return {"player": pid, **ctx.departure(pid, cmd.returned)}, LEAVE_RULE
 
 
@@ -516,17 +510,14 @@ def _shuffle(ctx: _Context, cmd: Shuffle):
     size = len(ctx.state.library)
     at = cmd.at if cmd.at is not None else cmd.random_at
     if at is None:
-        raise InvalidInput("a cut needs its point: `at` from the judge, else the service draws one",
-                           fields={"at": ["required"]})
+        raise InvalidInput("cut.needs_point", fields={"at": [say("field.required")]})
     if not 0 <= at <= size:  # 701.1a's decision: a cut at 0 or at the size is recorded and changes nothing
-        raise InvalidInput(f"a cut of a library of {size} card(s) is made between 0 and {size} cards from the top",
-                           fields={"at": [f"between 0 and {size}"]})
+        raise InvalidInput("cut.range", n=size, fields={"at": [say("cut.range.field", n=size)]})
     return {"player": pid, "at": at, "random": cmd.at is None, "library_size": size}, "701.1b"
 
 
 def _search(ctx: _Context, cmd: Search):
-    raise LibraryRefused("players can't search the library (701.1a); an effect that would shuffle it cuts"
-                         " it instead (701.1b: the `shuffle` action)")
+    raise LibraryRefused("library.no_search")
 
 
 def _end_game(ctx: _Context, cmd: EndGame):
@@ -542,8 +533,7 @@ def _commander_damage(ctx: _Context, cmd: CommanderDamage):
     pid = player_in(ctx.state, ctx.setup, cmd.player)  # the schema asks for it
     c = ctx.card(cmd.commander)
     if not c.commander_of:
-        raise CommanderRefused("only damage dealt by a commander is counted (903.10a); this card is not one",
-                               rule="903.10a")
+        raise CommanderRefused("commander_damage.not_commander", rule="903.10a")
     total = ctx.state.players[pid].commander_damage.get(c.id, 0) + cmd.amount
     data: dict = {"player": pid, "commander": c.id, "amount": cmd.amount, "total": total}
     if total >= COMMANDER_DAMAGE_LOSS:  # recorded like D8; a player who loses leaves the game

@@ -15,6 +15,7 @@ from functools import lru_cache
 from .cards import Card
 from .errors import NotACommander, UnknownCard
 from .identity import Identity
+from .messages import Message, both, say
 from .names import fold
 
 _REMINDER = re.compile(r"\([^()]*\)")
@@ -68,19 +69,18 @@ def is_time_lord_doctor(card: Card) -> bool:
     return face.has_type("Legendary") and face.has_type("Creature") and subtypes == ["time", "lord", "doctor"]
 
 
-def commander_refusal(card: Card) -> str | None:
+def commander_refusal(card: Card) -> Message | None:
     """Why ``card`` can't be a commander on its own (903.3, 903.3a), or None when it can."""
     face = card.front
     if not card.in_library:
-        return f"{card.name} is not a card that can be in a deck, so it can't be a commander (903.3)"
+        return say("commander.not_in_deck", card=card.name)
     if face.has_type("Legendary") and face.has_type("Creature"):
         return None
     if "can be your commander" in fold(face.text):
         return None
     if is_background(card):
-        return (f"{card.name} is a Background: it can be a commander only beside one that says "
-                "\"Choose a Background\" (903.3, D14(c))")
-    return f"{card.name} can't be a commander: it is not a legendary creature and doesn't say it can be (903.3)"
+        return say("commander.background", card=card.name)
+    return say("commander.not_legendary", card=card.name)
 
 
 def can_be_commander(card: Card) -> bool:
@@ -88,17 +88,17 @@ def can_be_commander(card: Card) -> bool:
     return commander_refusal(card) is None
 
 
-def pair_refusal(first: Card, second: Card) -> str | None:
+def pair_refusal(first: Card, second: Card) -> Message | None:
     """Why these two can't be one player's two commanders (D14(c), 702.124), or None."""
     problem = _pair_problem(first, second)
     return problem[1] if problem else None
 
 
-def _pair_problem(first: Card, second: Card) -> tuple[str, str] | None:
+def _pair_problem(first: Card, second: Card) -> tuple[str, Message] | None:
     """(rule, why) when the two can't share the command zone: 903.3 for a card that can't be a
     commander at all, D14(c) for two that could each be one but not together."""
     if fold(first.name) == fold(second.name):
-        return PAIR_RULE, f"a player's two commanders are two different cards, not {first.name} twice (D14(c))"
+        return PAIR_RULE, say("commander.twice", card=first.name)
     a, b = pair_abilities(first), pair_abilities(second)
     for one, x, other in ((first, a, second), (second, b, first)):
         if (x.chooses_background and is_background(other)) or (x.doctors_companion and is_time_lord_doctor(other)):
@@ -114,16 +114,12 @@ def _pair_problem(first: Card, second: Card) -> tuple[str, str] | None:
         return None
     if a.group and a.group == b.group:
         return None
-    return PAIR_RULE, (f"{first.name} and {second.name} can't be commanders together: two commanders need "
-                       "partner on both, \"Partner with\" each other, the same partner group, a commander "
-                       "that chooses a Background and a Background, or Doctor's companion and a Time Lord "
-                       "Doctor (D14(c))")
+    return PAIR_RULE, say("commander.pair", first=first.name, second=second.name)
 
 
 def _check_count(count: int) -> None:
     if not 1 <= count <= 2:
-        raise NotACommander(f"a player has one commander or two partners, not {count} (D14(a), D14(c))",
-                            rule="D14(c)")
+        raise NotACommander("commander.count", n=count, rule="D14(c)")
 
 
 def check_commanders(cards: Sequence[Card]) -> None:
@@ -146,7 +142,7 @@ def find_commanders(pool, names: Sequence[str]) -> tuple[Card, ...]:
         try:
             cards.append(pool.lookup(name))
         except UnknownCard:
-            raise NotACommander(f"no card named {name!r} in the card pool to be a commander") from None
+            raise NotACommander("commander.unknown", name=name) from None
     check_commanders(cards)
     return tuple(cards)
 
@@ -165,11 +161,16 @@ def _identity_of(commanders: tuple[Card, ...], _identities: tuple) -> Identity:
     out: set[str] = set()
     for card in commanders:
         if card.color_identity is None:
-            raise NotACommander(f"the card data doesn't give {card.name}'s colour identity (903.4)", rule="903.4")
+            raise NotACommander("commander.no_identity", card=card.name, rule="903.4")
         out |= card.color_identity
     return frozenset(out)
 
 
-def describe(commanders: Sequence[Card]) -> str:
+def describe(commanders: Sequence[Card]) -> Message | str:
     """'Krenko, Mob Boss' or 'Thrasios, Triton Hero and Tymna the Weaver', for 903.5c reasons."""
-    return " and ".join(c.name for c in commanders)
+    return both([c.name for c in commanders])
+
+
+def whose(commanders: Sequence[Card]) -> Message:
+    """"Krenko, Mob Boss's": whose colour identity a 903.5c reason names within."""
+    return say("commander.whose", commander=describe(commanders))

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from .cards import SPLIT_LAYOUTS, Card
 from .errors import InvalidInput, NotFound
 from .formats import FORMATS
+from .messages import Message, say
 from .names import fold
 from .pool import CardPool
 
@@ -67,7 +68,7 @@ class UnknownDeck(NotFound):
     code = "unknown_deck"
 
     def __init__(self, deck_id):
-        super().__init__(f"no deck {deck_id!r}")
+        super().__init__("deck.unknown", deck=deck_id)
 
 
 # -- the grammar: one line ------------------------------------------------------------
@@ -78,7 +79,7 @@ class LineForm:
     kind: str
     count: int | None = None
     name: str | None = None
-    message: str | None = None
+    message: Message | None = None
 
 
 def read_line(text: str) -> LineForm:
@@ -89,7 +90,7 @@ def read_line(text: str) -> LineForm:
     if line.startswith(("//", "#")):
         return LineForm("comment")
     if len(line) > MAX_LINE:
-        return LineForm("bad", message=f"the line is longer than {MAX_LINE} characters")
+        return LineForm("bad", message=say("deck.line_long", n=MAX_LINE))
     line = _TRAILING_COMMENT.sub("", line)
     if _is_header(line):
         return LineForm("header")
@@ -106,11 +107,11 @@ def read_line(text: str) -> LineForm:
             name, count_text = t.group(1), t.group(2)
     name = _FOIL.sub("", name.strip()).strip()
     if not name:
-        return LineForm("bad", message="a count without a card name")
+        return LineForm("bad", message=say("deck.count_alone"))
     count = 1 if count_text is None else int(count_text)
     if not 1 <= count <= MAX_COUNT:
         return LineForm("bad", name=name,
-                        message=f"the count must be between 1 and {MAX_COUNT}, not {count_text.lstrip('0') or '0'}")
+                        message=say("deck.count_range", n=MAX_COUNT, count=count_text.lstrip("0") or "0"))
     return LineForm("card", count=count, name=name)
 
 
@@ -152,12 +153,14 @@ class Problem:
 
     line: int
     text: str
-    message: str
+    message: Message
     suggestions: tuple[str, ...] = ()
     rule: str | None = None
 
     def to_dict(self) -> dict:
-        d = {"line": self.line, "text": self.text, "message": self.message, "suggestions": list(self.suggestions)}
+        """``message`` is worded by the edge (its JSON or its printing); its code and params go along."""
+        d = {"line": self.line, "text": self.text, "message": self.message, **self.message.as_json(),
+             "suggestions": list(self.suggestions)}
         if self.rule:
             d["rule"] = self.rule
         return d
@@ -173,13 +176,13 @@ class Flag:
     mental_magic_rule: str | None
     formats: dict = field(hash=False)  # {format: "banned" | "restricted"} (706.1)
     unknown_cost: tuple[str, ...] = ()  # printed faces whose cost the data lacks (704.1, D2)
-    reasons: tuple[tuple[str, str], ...] = ()  # (rule, sentence)
+    reasons: tuple[tuple[str, Message], ...] = ()  # (rule, message)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "french_name": self.french_name, "mental_magic": self.mental_magic,
                 "mental_magic_rule": self.mental_magic_rule, "formats": dict(self.formats),
                 "unknown_cost": list(self.unknown_cost),
-                "reasons": [{"rule": r, "message": m} for r, m in self.reasons]}
+                "reasons": [{"rule": r, "message": m, **m.as_json()} for r, m in self.reasons]}
 
 
 @dataclass(frozen=True)
@@ -220,10 +223,9 @@ class Deck:
 def parse_deck(text: str, pool: CardPool, *, suggest: bool = True) -> Deck:
     """Read a deck list: every line a card, a skipped line, or a Problem; never a half-read list."""
     if not isinstance(text, str):
-        raise DeckListError("a deck list is text", fields={"list": ["must be text"]})
+        raise DeckListError("deck.not_text", fields={"list": [say("deck.not_text.field")]})
     if len(text) > MAX_TEXT:
-        raise DeckListError(f"the list is longer than {MAX_TEXT} characters",
-                            fields={"list": [f"at most {MAX_TEXT} characters"]})
+        raise DeckListError("deck.too_long", n=MAX_TEXT, fields={"list": [say("deck.too_long.field", n=MAX_TEXT)]})
     entries: list[Entry] = []
     problems: list[Problem] = []
     size = 0
@@ -242,20 +244,19 @@ def parse_deck(text: str, pool: CardPool, *, suggest: bool = True) -> Deck:
         if form.kind == "bad" and form.name and _resolve(shown, pool):  # "1996 World Champion"
             form = LineForm("card", count=1, name=shown)
         if form.kind == "bad":
-            problems.append(Problem(number, shown, form.message or "unreadable line"))
+            problems.append(Problem(number, shown, form.message or say("deck.unreadable")))
             continue
         card = _resolve(form.name, pool)
         hint = suggest and len(problems) < MAX_SUGGESTED
         if card is None:
             hints = suggestions(form.name, pool) if hint else ()
-            problems.append(Problem(number, shown, f"no card named {form.name!r}", hints))
+            problems.append(Problem(number, shown, say("deck.no_card", name=form.name), hints))
         elif not card.in_library:  # a plane, a scheme, a token...: "Llanowar" may have meant Llanowar Elves
             hints = suggestions(form.name, pool) if hint else ()
-            problems.append(Problem(number, shown, f"{card.name} is a {card.layout} card, not one a library "
-                                    "holds", hints, rule="700.2"))
+            problems.append(Problem(number, shown, say("deck.not_library", card=card.name, layout=card.layout),
+                                    hints, rule="700.2"))
         elif size + form.count > MAX_SIZE:
-            problems.append(Problem(number, shown, f"the deck would hold more than {MAX_SIZE} cards "
-                                    f"({size} before this line)"))
+            problems.append(Problem(number, shown, say("deck.too_big", n=MAX_SIZE, size=size)))
         else:
             size += form.count
             entries.append(Entry(form.count, card.name, number, card.french_name))
@@ -287,16 +288,14 @@ def flags(entries, pool: CardPool) -> tuple[Flag, ...]:
         if not (entry or formats or unknown):
             continue
         reasons = []
-        if entry:
-            what = ("banned in Mental Magic: no card may be named it" if entry.status == "banned"
-                    else "on Mental Magic's watch list: allowed, but worth a word before the game")
-            reasons.append((entry.rule, f"{card.name} is {what} ({entry.rule})"))
+        if entry:  # the rule goes beside the message, never inside it too
+            reasons.append((entry.rule, say("flag.banned" if entry.status == "banned" else "flag.watched",
+                                            card=card.name)))
         for fmt, status in formats.items():
-            reasons.append(("706.1", f"{card.name} is {status} in {fmt}, so no card may be named it there"))
+            reasons.append(("706.1", say("flag.format_banned" if status == "banned" else "flag.format_restricted",
+                                         card=card.name, format=fmt)))
         if unknown:
-            reasons.append(("704.1", f"the card data doesn't know the cost of {', '.join(unknown)}: no card can be "
-                                     "named that, and the printed card offers only its known costs (704.1; an "
-                                     "unknown cost is neither 'no mana cost' nor {0}, D2)"))
+            reasons.append(("704.1", say("flag.unknown_cost", faces=list(unknown))))
         out.append(Flag(card.name, card.french_name, entry.status if entry else None,
                         entry.rule if entry else None, formats, unknown, tuple(reasons)))
     return tuple(out)

@@ -13,6 +13,7 @@ from .clock import now
 from .decklist import Deck, export, parse_deck
 from .errors import Forbidden, InvalidInput
 from .ids import new_id
+from .messages import say
 from .pool import CardPool
 from .tokens import bearer, matches, new_token, token_hash
 
@@ -79,7 +80,7 @@ def deck_library(uow: DeckUnitOfWork, deck_id: str) -> list[str]:
     """The printed name of every physical card of a saved deck (700.2): a game's library."""
     deck = uow.reader(uow.decks.get(deck_id)["list"], suggest=False)
     if not deck.size:
-        raise InvalidInput(f"deck {deck_id!r} holds no card", fields={"deck": ["the deck holds no card"]})
+        raise InvalidInput("deck.empty", deck=deck_id, fields={"deck": [say("deck.empty.field")]})
     return deck.library()
 
 
@@ -134,8 +135,8 @@ def delete_deck(uow: DeckUnitOfWork, deck_id: str, authorization: str | None) ->
 
 
 def _authorized(row: dict, authorization: str | None) -> dict:
-    if not matches(bearer(authorization, "<edit_token> (given when the deck was saved)"), row["edit_token_hash"]):
-        raise Forbidden("this token is not this deck's edit token")
+    if not matches(bearer(authorization, "deck.token_missing"), row["edit_token_hash"]):
+        raise Forbidden("deck.token_wrong")
     return row
 
 

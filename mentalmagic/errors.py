@@ -1,24 +1,38 @@
 """Domain errors: nouns, each with a stable code and, when a rule refuses, its number.
 
-The web layer maps each family to one HTTP status (see ``web/errors.py``); the
-CLI prints ``str(error)``. Nothing here knows about HTTP.
+An error says what it says as a ``Message`` (a message code and its parameters, messages.py);
+each edge words it in its caller's language. The web layer maps each family to one HTTP status
+(see ``web/errors.py``); ``str(error)`` is the English wording. Nothing here knows about HTTP.
 """
 
 from __future__ import annotations
 
+from .messages import Message, say
+
 
 class ArbiterError(Exception):
-    """Base class. ``code`` is machine-readable; ``rule`` cites RULES.md when a rule speaks."""
+    """Base class. ``code`` is machine-readable; ``rule`` cites RULES.md when a rule speaks;
+    ``said`` is the message (code and parameters); ``fields`` map a field to its messages."""
 
     code = "error"
     rule: str | None = None
 
-    def __init__(self, message: str, *, rule: str | None = None, fields: dict | None = None):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, said: str | Message, /, *, rule: str | None = None, fields: dict | None = None,
+                 **params):
+        self.said = said if isinstance(said, Message) else Message(said, params)
+        super().__init__(self.said.code)
         if rule is not None:
             self.rule = rule
         self.fields = fields or {}
+
+    @property
+    def message(self) -> str:
+        """The wording in the process's language (English but in a CLI given --lang); the web
+        words ``said`` in its request's language."""
+        return str(self.said)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 # -- not found -------------------------------------------------------------
@@ -30,14 +44,14 @@ class UnknownCard(NotFound):
     code = "unknown_card"
 
     def __init__(self, name: str):
-        super().__init__(f"no card named {name!r} in the card pool", fields={"name": ["unknown card"]})
+        super().__init__("card.unknown", name=name, fields={"name": [say("card.unknown.field")]})
 
 
 class UnknownGame(NotFound):
     code = "unknown_game"
 
     def __init__(self, game_id: str):
-        super().__init__(f"no game {game_id!r}")
+        super().__init__("game.unknown", game=game_id)
 
 
 # -- bad input (a field that can't be read) ---------------------------------
@@ -49,17 +63,15 @@ class UnknownPlayer(InvalidInput):
     """A ``player`` field (or path part) naming nobody of this game: 422, wherever it is asked."""
 
     def __init__(self, player_id: str | None):
-        super().__init__(f"no player {player_id!r} in this game", fields={"player": ["unknown player"]})
+        super().__init__("player.unknown", player=player_id, fields={"player": [say("player.unknown.field")]})
 
 
 class UnknownFormat(InvalidInput):
     code = "unknown_format"
 
     def __init__(self, name, choices: tuple[str, ...]):
-        super().__init__(
-            f"unknown format {name!r}; choose one of {', '.join(choices)}",
-            fields={"format": [f"unknown format {name!r}"]},
-        )
+        super().__init__("format.unknown", name=name, choices=list(choices),
+                         fields={"format": [say("format.unknown.field", name=name)]})
 
 
 # -- refused by a rule of Mental Magic ----------------------------------------
@@ -104,7 +116,8 @@ class UnknownGameCard(NotFound):
     code = "unknown_game_card"
 
     def __init__(self, card_id):
-        super().__init__(f"no card {card_id!r} in this game", fields={"card": [f"unknown card {card_id!r}"]})
+        super().__init__("game_card.unknown", card=card_id,
+                         fields={"card": [say("game_card.unknown.field", card=card_id)]})
 
 
 class NotInLibrary(NotFound):
@@ -177,8 +190,9 @@ class NotACommander(InvalidInput):
     code = "not_a_commander"
     rule = "903.3"
 
-    def __init__(self, message: str, *, rule: str = "903.3", field: str = "commander"):
-        super().__init__(message, rule=rule, fields={field: [message]})
+    def __init__(self, said: str | Message, /, *, rule: str = "903.3", field: str = "commander", **params):
+        said = said if isinstance(said, Message) else Message(said, params)
+        super().__init__(said, rule=rule, fields={field: [said]})
 
 
 # -- leaving the game (D9), the library (701) ------------------------------------------

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import UnknownFormat
+from .messages import Message, say
 from .names import fold
 
 FORMATS = ("vintage", "legacy", "commander", "modern", "pauper", "all")
@@ -67,21 +68,22 @@ class Refusal:
     """Why a card can't be chosen in a format: the rule and a sentence."""
 
     rule: str
-    message: str
+    message: Message
 
 
 def format_refusal(card: Card, fmt: str, bans: BanList, legalities_known: bool = True) -> Refusal | None:
     """D5: None when the card may be chosen in ``fmt``; else the rule that stops it."""
     if not card.in_library:
-        return Refusal("704.1", f"{card.name} is not a card that can be in a library")
+        return Refusal("704.1", say("card.not_in_library", card=card.name))
     entry = bans.entry_for(card)
     if entry and entry.status == "banned":
-        return Refusal(entry.rule, f"{card.name} is on the Mental Magic ban list ({entry.rule})")
+        return Refusal(entry.rule, say("format.banlist", card=card.name, rule=entry.rule))
     if fmt == "all" or not legalities_known:
         return None
     status = (card.legalities or {}).get(fmt)
     if status in ("banned", "restricted"):
-        return Refusal("706.1", f"{card.name} is {status} in {fmt}, so banned in Mental Magic {fmt}")
+        code = "format.banned" if status == "banned" else "format.restricted"
+        return Refusal("706.1", say(code, card=card.name, format=fmt))
     if status != "legal":
-        return Refusal("704.1", f"{card.name} is not a card of the chosen format ({fmt})")
+        return Refusal("704.1", say("format.not_in", card=card.name, format=fmt))
     return None

@@ -17,6 +17,7 @@ from .errors import (
     UnknownGameCard,
 )
 from .formats import check_format
+from .messages import say
 from .registry import NameRecord, NameRegistry
 from .zones import (
     BATTLEFIELD,
@@ -108,22 +109,22 @@ def commander_tax(earlier_casts: int) -> str:
 def check_setup(setup: GameSetup, pool) -> None:
     """Raise InvalidInput unless the format is known, ids are unique and every printed name is a card."""
     check_format(setup.format)
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list] = {}
     pids = [p.id for p in setup.players]
     if not pids:
-        errors.setdefault("players", []).append("a game needs at least one player")
+        errors.setdefault("players", []).append(say("setup.no_player"))
     if len(set(pids)) != len(pids):
-        errors.setdefault("players", []).append("player ids must be unique")
+        errors.setdefault("players", []).append(say("setup.player_ids"))
     ids = [c[0] for c in setup.library] + [c[0] for c in setup.commanders]
     if len(set(ids)) != len(ids):
-        errors.setdefault("library", []).append("card ids must be unique")
+        errors.setdefault("library", []).append(say("setup.card_ids"))
     if any(setup.player(pid) is None or pool.find(printed) is None for _, printed, pid in setup.commanders):
-        errors.setdefault("commanders", []).append("a commander is a known card of a player of the game")
+        errors.setdefault("commanders", []).append(say("setup.commanders"))
     unknown = sorted({name for _, name in setup.library if pool.find(name) is None})
     if unknown:
-        errors.setdefault("library", []).append(f"unknown cards: {', '.join(unknown[:10])}")
+        errors.setdefault("library", []).append(say("setup.unknown_cards", cards=unknown[:10]))
     if errors:
-        raise InvalidInput("the game setup is not valid", fields=errors)
+        raise InvalidInput("setup.invalid", fields=errors)
 
 
 @dataclass
@@ -230,8 +231,7 @@ class GameState:
     def check_not_finished(self) -> None:
         """Refuse any new event once the game is over (only the judge's undo takes the end back)."""
         if self.finished:
-            raise GameFinished("this game is finished; the judge may undo its last event to go on",
-                               rule=self.finished.get("rule"))
+            raise GameFinished("game.finished", rule=self.finished.get("rule"))
 
     def apply_event(self, event: Event) -> GameState:
         """A new state with ``event`` folded in; this one is left as it was."""
@@ -412,7 +412,7 @@ class GameState:
         self.library[:] = self.library[at:] + self.library[:at]
 
     def _fold_search(self, e: Event) -> None:
-        raise InvalidInput("players can't search the library (701.1a): no such event is recorded")
+        raise InvalidInput("library.no_search_event")
 
     def _fold_naming(self, c: CardState, naming: dict | None, seq: int) -> None:
         if not naming:
@@ -498,7 +498,7 @@ def replay(setup: GameSetup, events) -> GameState:
 def undo(setup: GameSetup, events: list[Event]) -> tuple[list[Event], GameState]:
     """Take back the last event: the remaining events and exactly the state before it."""
     if not events:
-        raise NothingToUndo("there is no event to undo")
+        raise NothingToUndo("undo.nothing")
     rest = list(events[:-1])
     return rest, replay(setup, rest)
 

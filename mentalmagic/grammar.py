@@ -31,6 +31,7 @@ from .commands import (
 )
 from .errors import InvalidInput
 from .game import GameSetup
+from .messages import Message
 from .names import fold
 from .zones import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, MOVE_ZONES, STACK, VIAS
 
@@ -45,8 +46,9 @@ class GrammarError(InvalidInput):
 
     code = "grammar"
 
-    def __init__(self, message: str):
-        super().__init__(message, fields={"line": [message]})
+    def __init__(self, said: str | Message, /, **params):
+        said = said if isinstance(said, Message) else Message(said, params)
+        super().__init__(said, fields={"line": [said]})
 
 
 @dataclass(frozen=True)
@@ -96,11 +98,11 @@ _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 def tokens(line: str) -> list[str]:
     """Words; "double quotes" group words (a player called "Ana Maria"). Apostrophes are letters."""
     if not isinstance(line, str):
-        raise GrammarError("a command is a line of text")
+        raise GrammarError("grammar.not_text")
     if len(line) > MAX_LINE:
-        raise GrammarError(f"a command is at most {MAX_LINE} characters")
+        raise GrammarError("grammar.too_long", n=MAX_LINE)
     if line.count('"') % 2:
-        raise GrammarError('a quote (") is not closed')
+        raise GrammarError("grammar.quote")
     return [m.group(1) if m.group(1) is not None else m.group(2) for m in _TOKEN.finditer(line)]
 
 
@@ -108,17 +110,17 @@ def parse(line: str, table: Table) -> Command | Undo:
     """The command ``line`` asks for, for the player it names; GrammarError when it can't be read."""
     words = tokens(line)
     if not words:
-        raise GrammarError("empty command: try `ana draw 2` or `undo`")
+        raise GrammarError("grammar.empty")
     if len(words) == 1 and words[0].casefold() == "undo":
         return Undo()
     if len(words) == 1 and words[0].casefold() == "end":  # the judge's end of the game (issue 9)
         return EndGame()
     player, rest = _player(words, table)
     if not rest:
-        raise GrammarError(f"what does {words[0]} do? a verb follows the player: {', '.join(VERBS)}")
+        raise GrammarError("grammar.no_verb", player=words[0], verbs=list(VERBS))
     verb, args = rest[0].casefold(), rest[1:]
     if verb not in _VERBS:
-        raise GrammarError(f"unknown verb {rest[0]!r}; one of: {', '.join(VERBS)}")
+        raise GrammarError("grammar.unknown_verb", verb=rest[0], verbs=list(VERBS))
     return _VERBS[verb](_Args(args, table), player)
 
 
@@ -131,8 +133,8 @@ def player_ref(text: str, table: Table) -> str:
     starting = {pid for name, pid in table.players.items() if key and name.startswith(key)}
     if len(starting) == 1:  # `cara` for Cara Mia, `an` for Ana: a start no other player shares
         return starting.pop()
-    why = "is the start of more than one player's name" if starting else "names no player"
-    raise GrammarError(f"{text!r} {why} (players: {', '.join(sorted(set(table.players)))})")
+    players = sorted(set(table.players))
+    raise GrammarError("grammar.player_ambiguous" if starting else "grammar.no_player", text=text, players=players)
 
 
 def card_ref(text: str, table: Table) -> str:
@@ -149,7 +151,7 @@ def _player(words: list[str], table: Table) -> tuple[str, list[str]]:
     try:
         return player_ref(words[0], table), words[1:]
     except GrammarError as e:
-        raise GrammarError(f"a command starts with a player (or is `undo`): {e.message}") from None
+        raise GrammarError("grammar.starts_with_player", why=e.said) from None
 
 
 class _Args:
@@ -158,31 +160,31 @@ class _Args:
     def __init__(self, words: list[str], table: Table):
         self.words, self.table = list(words), table
 
-    def card(self, what: str = "a card") -> str:
+    def card(self, what: str = "grammar.expected_card") -> str:
         if not self.words:
-            raise GrammarError(f"expected {what} (its number in `show`, or its id)")
+            raise GrammarError(what)
         return self.card_ref(self.words.pop(0))
 
     def card_ref(self, word: str) -> str:
         ref = word.removeprefix("#").lower()
         cid = self.table.cards.get(ref)
         if cid is None:
-            raise GrammarError(f"no card {word!r} in this game: use its number from `show`, or its id")
+            raise GrammarError("grammar.no_card", card=word)
         return cid
 
     def cards(self) -> tuple[str, ...]:
         """One card or more; each once."""
         if not self.words:
-            raise GrammarError("expected cards (their numbers in `show`, or ids), or `top N`")
+            raise GrammarError("grammar.expected_cards")
         ids = tuple(self.card_ref(w) for w in self.words)
         self.words = []
         if len(set(ids)) != len(ids):
-            raise GrammarError("a card is named twice")
+            raise GrammarError("grammar.card_twice")
         return ids
 
     def count(self, word: str) -> int:
         if not word.isascii() or not word.isdigit() or not 1 <= int(word) <= MAX_COUNT:
-            raise GrammarError(f"expected a number of cards from 1 to {MAX_COUNT}, not {word!r}")
+            raise GrammarError("grammar.count", n=MAX_COUNT, word=word)
         return int(word)
 
     def take(self, *choices: str) -> str | None:
@@ -214,34 +216,35 @@ class _Args:
                     name_words = name_words[:-2]
                 name = " ".join(name_words).strip()
                 if not name:
-                    raise GrammarError("expected a name after `as`")
+                    raise GrammarError("grammar.name_after_as")
                 out["name"] = name
             else:
-                raise GrammarError(f"unexpected {word!r}" + (": give a name with `as NAME`" if allow_name else ""))
+                raise GrammarError("grammar.unexpected_name" if allow_name else "grammar.unexpected", word=word)
         return out
 
     def _via(self) -> str:
         if not self.words:
-            raise GrammarError(f"expected how after `via`: {', '.join(VIAS)}")
+            raise GrammarError("grammar.via_expected", vias=list(VIAS))
         return self._via_word(self.words.pop(0))
 
     @staticmethod
     def _via_word(word: str) -> str:
         if word.casefold() not in VIAS:
-            raise GrammarError(f"unknown way {word!r}: {', '.join(VIAS)}")
+            raise GrammarError("grammar.via_unknown", word=word, vias=list(VIAS))
         return word.casefold()
 
     def rest_as_name(self, what: str) -> str:
+        """The rest of the line as a name; ``what``: the message code when there is none."""
         name = " ".join(self.words).strip()
         self.words = []
         if not name:
-            raise GrammarError(f"expected {what}")
+            raise GrammarError(what)
         return name
 
     def top_or_cards(self) -> dict:
         if self.take("top") is not None:
             if len(self.words) != 1:
-                raise GrammarError("expected `top N`: how many cards from the top of the library")
+                raise GrammarError("grammar.top_n")
             return {"count": self.count(self.words.pop(0))}
         return {"cards": self.cards()}
 
@@ -253,7 +256,7 @@ def _draw(a: _Args, pid: str) -> Command:
     if len(a.words) == 1 and a.words[0].isdigit():
         return Draw(player=pid, count=a.count(a.words.pop(0)))
     a.take("printed")
-    return Draw(player=pid, printed=a.rest_as_name("the printed card drawn, or a number"))
+    return Draw(player=pid, printed=a.rest_as_name("grammar.expected_printed"))
 
 
 def _to(zone: str, **fixed):
@@ -261,7 +264,7 @@ def _to(zone: str, **fixed):
         card = a.card()
         opts = a.options()
         if "position" in opts and zone != LIBRARY:
-            raise GrammarError("top or bottom is for a card put into the library")
+            raise GrammarError("grammar.top_bottom")
         if "via" in opts and zone in (STACK, BATTLEFIELD) and "face_down" not in opts:
             opts["face_down"] = True  # `ben cast 3 via morph`: a morph is cast face down
         return Move(player=pid, card=card, to=zone, **{**opts, **fixed})
@@ -272,7 +275,7 @@ def _move(a: _Args, pid: str) -> Command:
     card = a.card()
     a.take("to")
     if not a.words or a.words[0].casefold() not in MOVE_ZONES:
-        raise GrammarError(f"expected where to: {', '.join(MOVE_ZONES)}")
+        raise GrammarError("grammar.where_to", zones=list(MOVE_ZONES))
     zone = a.words.pop(0).casefold()
     return _to(zone)(_Args([card, *a.words], a.table), pid)
 
@@ -286,21 +289,21 @@ def _pentaland(a: _Args, pid: str) -> Command:
 def _name(a: _Args, pid: str) -> Command:
     card = a.card()
     a.take("as")
-    return Name(player=pid, card=card, name=a.rest_as_name("the name to give"))
+    return Name(player=pid, card=card, name=a.rest_as_name("grammar.expected_name"))
 
 
 def _choose(a: _Args, pid: str) -> Command:
     """705.5, D11: the player an effect has choose a card names it."""
     card = a.card()
     a.take("as")
-    return Name(player=pid, card=card, name=a.rest_as_name("the name to give"), choice=True)
+    return Name(player=pid, card=card, name=a.rest_as_name("grammar.expected_name"), choice=True)
 
 
 def _up(a: _Args, pid: str) -> Command:
     card = a.card()
     opts = a.options(allow_down=False)
     if "position" in opts:
-        raise GrammarError("top or bottom is for a card put into the library")
+        raise GrammarError("grammar.top_bottom")
     return TurnFaceUp(player=pid, card=card, **opts)
 
 
@@ -328,7 +331,7 @@ def _leave(a: _Args, pid: str) -> Command:
     if a.take("returning", "returned") is not None:  # D9: cards they control only through an effect
         return LeaveGame(player=pid, returned=a.cards())
     if a.words:
-        raise GrammarError(f"unexpected {a.words[0]!r}: `leave` takes only `returning CARDS…`")
+        raise GrammarError("grammar.leave_extra", word=a.words[0])
     return LeaveGame(player=pid)
 
 
@@ -336,10 +339,10 @@ def _shuffle(a: _Args, pid: str) -> Command:
     """701.1b: a cut, at the point seen at the table (`at N`), else at one the service draws."""
     if a.take("at") is not None:
         if len(a.words) != 1 or not a.words[0].isascii() or not a.words[0].isdigit() or int(a.words[0]) < 1:
-            raise GrammarError("expected `at N`: the cut, N cards from the top")
+            raise GrammarError("grammar.at_n")
         return Shuffle(player=pid, at=int(a.words.pop()))
     if a.words:
-        raise GrammarError(f"unexpected {a.words[0]!r}: `shuffle` takes only `at N`")
+        raise GrammarError("grammar.shuffle_extra", word=a.words[0])
     return Shuffle(player=pid)
 
 
@@ -347,10 +350,10 @@ def _damaged(a: _Args, pid: str) -> Command:
     """903.10a: P was dealt N combat damage by commander C."""
     if len(a.words) != 3 or a.words[1].casefold() != "by" or not a.words[0].isascii() \
             or not a.words[0].isdigit() or not 1 <= int(a.words[0]) <= 1000:
-        raise GrammarError("expected `damaged N by C`: N combat damage (1 to 1000) dealt by commander C")
+        raise GrammarError("grammar.damaged")
     amount = int(a.words.pop(0))
     a.words.pop(0)
-    return CommanderDamage(player=pid, commander=a.card("a commander"), amount=amount)
+    return CommanderDamage(player=pid, commander=a.card("grammar.expected_commander"), amount=amount)
 
 
 _VERBS = {

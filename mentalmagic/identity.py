@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .messages import Message, say
+
 COLOURS = "WUBRG"
 Identity = frozenset[str]
 
@@ -31,10 +33,10 @@ def wubrg(identity: Iterable[str]) -> list[str]:
     return [c for c in COLOURS if c in have]
 
 
-def identity_text(identity: Iterable[str]) -> str:
+def identity_text(identity: Iterable[str]) -> Message | str:
     """'{R}{W}', or 'colourless' for the empty identity: how a 903.5c reason says it."""
     letters = wubrg(identity)
-    return "".join("{" + c + "}" for c in letters) if letters else "colourless"
+    return "".join("{" + c + "}" for c in letters) if letters else say("identity.colourless")
 
 
 def symbol_colours(text: str) -> Identity:

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from threading import Lock
 
 from .cards import SPLIT_LAYOUTS, Card, Nameable
-from .commander import describe
+from .commander import whose
 from .formats import check_format
 from .identity import Identity, identity_text
 from .mana import ManaCost, cost_phrase, cost_words
+from .messages import Message, either, say
 from .names import fold
 from .pool import CardPool
 
@@ -80,7 +81,7 @@ class CostIndex:
 @dataclass
 class Reason:
     rule: str
-    message: str
+    message: Message
 
 
 def rule_order(rule: str) -> tuple:
@@ -114,8 +115,8 @@ class CandidateQuery:
     taken: frozenset[str] = frozenset()  # folded names
 
     @property
-    def whose(self) -> str:
-        return f"{describe(self.commanders)}'s" if self.commanders else "the commander's"
+    def whose(self) -> Message:
+        return whose(self.commanders) if self.commanders else say("commander.the")
 
 
 @dataclass
@@ -247,7 +248,7 @@ class CandidateFinder:
         phyrexian_as_hybrid: bool = False,
         taken: Iterable[str] = (),
         identity: Identity | None = None,
-        whose: str = "the commander's",
+        whose: Message | None = None,
     ) -> Verdict:
         """May the printed card (or cost) be named ``name``? Every reason, with its rule.
 
@@ -270,31 +271,31 @@ class CandidateFinder:
         ]
         return min(verdicts, key=lambda v: (not v.legal, len(v.reasons)))
 
-    def _why_not_a_name(self, name: str) -> str:
+    def _why_not_a_name(self, name: str) -> Message:
         """Why ``name`` names nothing: unknown, a split card's full name, an unknown cost, a back face."""
         card = self.pool.find(name)
         if card is None:
-            return f"{name!r} is not the name of a card (or split half) in the pool"
+            return say("name.not_a_card", name=name)
         key = fold(name)
         face = next((f for f in card.faces if fold(f.name) == key or fold(f.french_name or "") == key), None)
         if face is not None and face.cost is None:
-            return f"{face.name} is in the pool, but the card data doesn't know its mana cost, so it can't be named"
+            return say("name.cost_unknown", name=face.name)
         if card.layout in SPLIT_LAYOUTS and card.nameables():
-            halves = " or ".join(n.name for n in card.nameables())
-            return f"{card.name} is a split card: each half is its own name ({halves}), 704.3"
+            return say("name.split", card=card.name, halves=either([n.name for n in card.nameables()]))
         if not card.in_library:
-            meld = " (the back face of a meld pair, D4)" if card.layout == "meld_result" else ""
-            return f"{card.name} is not a card that can be in a library{meld}"
+            if card.layout == "meld_result":
+                return say("name.meld_back", card=card.name)
+            return say("card.not_in_library", card=card.name)
         if card.nameables():
-            return f"{name} is a face of {card.name}, which is named by its front face, {card.front.name} (D4)"
-        return f"{card.name} offers no name with a known mana cost"
+            return say("name.back_face", name=name, card=card.name, front=card.front.name)
+        return say("name.no_cost", card=card.name)
 
     @staticmethod
     def _itself(printed: Card) -> Reason:
-        return Reason("704.1", f"the chosen card can't be the printed card itself ({printed.name}), D4")
+        return Reason("704.1", say("name.itself", card=printed.name))
 
     def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys, identity=None,
-                     whose="the commander's") -> Verdict:
+                     whose=None) -> Verdict:
         # Every reason, then in rule order; under 704.1 the printed card itself comes first,
         # as it refuses whatever the card data says.
         reasons: list[Reason] = []
@@ -309,14 +310,15 @@ class CandidateFinder:
             {c for pc in costs for c in pc.instantiations(phyrexian_as_hybrid)} & mine, key=str
         )
         if printed is not None:
-            what = printed.name
+            what: Message | str = printed.name
         else:
-            what = "a card with no mana cost" if cost is None or cost.is_none else f"a card costing {cost}"
+            what = say("cost.a_card_none") if cost is None or cost.is_none else say("cost.a_card", cost=str(cost))
         if not shared:
-            printed_txt = " or ".join(_as_named(c) for c in costs) or "no known cost"
-            reasons.append(Reason("704.1", f"{n.name} {cost_phrase(n.cost)}, which can't match {printed_txt}"))
+            printed_txt = either([_as_named(c) for c in costs]) or say("cost.no_known")
+            reasons.append(Reason("704.1", say("name.cost_mismatch", name=n.name, cost=cost_phrase(n.cost),
+                                               printed=printed_txt)))
         if n.key in taken_keys:
-            reasons.append(Reason("704.2", f"{n.name} is already the name of another card in this game"))
+            reasons.append(Reason("704.2", say("name.taken", name=n.name)))
         if identity is not None:
             outside = _outside_identity(n, identity, whose)
             if outside:
@@ -324,34 +326,35 @@ class CandidateFinder:
         if reasons:
             return Verdict(False, in_rule_order(reasons), n)
         if not all(c.is_none for c in shared):
-            why = f"{n.name} {cost_phrase(n.cost)}; {what} can be read as {' or '.join(cost_words(c) for c in shared)}"
+            why = say("name.cost_match", name=n.name, cost=cost_phrase(n.cost), printed=what,
+                      read=either([cost_words(c) for c in shared]))
         elif printed is not None:  # D2: no mana cost matches only no mana cost
-            why = f"{n.name} has no mana cost; {what} has no mana cost (D2)"
+            why = say("name.no_cost_match", name=n.name, printed=what)
         else:
-            why = f"{n.name} has no mana cost, and a card with no mana cost is named only as one (D2)"
+            why = say("name.no_cost_only", name=n.name)
         ok = [Reason("704.1", why)]
         if self.pool.mental_magic_status(n.card) == "watched":
-            ok.append(Reason("706.4a", f"{n.card.name} is on the watch list: allowed, but watched"))
+            ok.append(Reason("706.4a", say("name.watched", card=n.card.name)))
         if identity is not None:
-            ok.append(Reason("903.5c", f"{n.name}'s colour identity is {identity_text(n.identity)}, "
-                                       f"within {whose} ({identity_text(identity)})"))
+            ok.append(Reason("903.5c", say("identity.within", name=n.name, identity=identity_text(n.identity),
+                                           whose=whose or say("commander.the"), within=identity_text(identity))))
         return Verdict(True, ok, n)
 
 
-def _outside_identity(n: Nameable, identity: Identity, whose: str) -> Reason | None:
+def _outside_identity(n: Nameable, identity: Identity, whose: Message | None) -> Reason | None:
     """903.5c, D14(b): a name outside the namer's commander's colour identity is refused."""
+    whose = whose or say("commander.the")
     if n.identity is None:  # never guessed, like an unknown cost (D2)
-        return Reason("903.5c", f"the card data doesn't give {n.name}'s colour identity, so it can't be "
-                                f"named within {whose} ({identity_text(identity)})")
+        return Reason("903.5c", say("identity.unknown", name=n.name, whose=whose, within=identity_text(identity)))
     if n.identity <= identity:
         return None
-    return Reason("903.5c", f"{n.name}'s colour identity is {identity_text(n.identity)}; "
-                            f"{whose} is {identity_text(identity)}")
+    return Reason("903.5c", say("identity.outside", name=n.name, identity=identity_text(n.identity), whose=whose,
+                                within=identity_text(identity)))
 
 
-def _as_named(cost: ManaCost) -> str:
+def _as_named(cost: ManaCost) -> Message | str:
     """A printed cost in a refusal: '{1}{R}', or 'a card with no mana cost' (D2)."""
-    return "a card with no mana cost" if cost.is_none else cost.text
+    return say("cost.a_card_none") if cost.is_none else cost.text
 
 
 @dataclass(frozen=True)
@@ -361,7 +364,7 @@ class Exclusion:
     name: str
     french_name: str | None
     rule: str | None  # None: left out by the asker's own filter (type, keyword), not by a rule
-    reason: str
+    reason: Message
 
 
 def explain_empty(
@@ -375,7 +378,7 @@ def explain_empty(
     keyword: str | None = None,
     limit: int = 20,
     identity: Identity | None = None,
-    whose: str = "the commander's",
+    whose: Message | None = None,
 ) -> list[Exclusion]:
     """Why a query has no candidate: every same-cost name in the whole pool and what stops it.
 
@@ -396,11 +399,11 @@ def explain_empty(
         seen.add(n.key)
         refusal = pool.refusal(n.card, fmt)
         if printed is not None and n.key in printed.face_names:
-            rule, reason = "704.1", f"{n.name} is the printed card itself"
+            rule, reason = "704.1", say("name.is_printed", name=n.name)
         elif refusal is not None:
             rule, reason = refusal.rule, refusal.message
         elif not n.face.fits(type_, keyword):
-            rule, reason = None, f"{n.name} is not {' '.join(w for w in (type_, keyword) if w)} (the filter asked)"
+            rule, reason = None, say("name.filtered", name=n.name, filter=" ".join(w for w in (type_, keyword) if w))
         elif identity is not None and (outside := _outside_identity(n, identity, whose)) is not None:
             rule, reason = outside.rule, outside.message
         else:  # a candidate after all: not an exclusion (the caller's list was not empty)

@@ -15,6 +15,8 @@ from functools import cached_property
 from itertools import combinations_with_replacement
 from math import comb
 
+from .messages import Message, say
+
 COLOURS = "WUBRG"
 _COLOUR_SET = frozenset(COLOURS)  # membership by symbol, never by substring ("WU" in "WUBRG")
 _DIGITS = re.compile(r"[0-9]+")
@@ -30,12 +32,13 @@ _HALF = {f"H{c}" for c in COLOURS} | {"HC"}
 
 
 class ManaCostError(ValueError):
-    """A mana cost that can't be read; the message quotes the input."""
+    """A mana cost that can't be read; ``said`` quotes the input and says why (messages.py)."""
 
-    def __init__(self, text: str, detail: str = ""):
+    def __init__(self, text: str, detail: Message | None = None):
         self.text = text
         shown = text if len(text) <= 300 else text[:300] + "…"  # quote it, not a megabyte of it
-        super().__init__(f"invalid mana cost: {shown!r}" + (f" ({detail})" if detail else ""))
+        self.said = say("cost.invalid.why", text=shown, why=detail) if detail else say("cost.invalid", text=shown)
+        super().__init__(str(self.said))
 
 
 def _canonical_symbol(raw: str) -> str:
@@ -110,7 +113,7 @@ class ManaCost:
         if text is None:
             return NO_COST
         if not isinstance(text, str):
-            raise ManaCostError(str(text), "expected text")
+            raise ManaCostError(str(text), say("cost.expected_text"))
         cached = _PARSED.get(text)
         if cached is not None:  # a pool has ~900 distinct costs for 35,000 faces
             return cached
@@ -127,16 +130,16 @@ class ManaCost:
         if "{" not in stripped and "}" not in stripped:
             m = _SHORTHAND.match(stripped)
             if not m or not stripped:
-                raise ManaCostError(text, "write symbols in braces, e.g. {1}{W}")
+                raise ManaCostError(text, say("cost.braces"))
             raw = ([m.group(1)] if m.group(1) else []) + list(m.group(2))
         else:
             raw = _BRACES.findall(stripped)
             if _BRACES.sub("", stripped).strip():
-                raise ManaCostError(text, "text outside braces")
+                raise ManaCostError(text, say("cost.outside_braces"))
         if not raw:
-            raise ManaCostError(text, "no symbol")
+            raise ManaCostError(text, say("cost.no_symbol"))
         if len(raw) > MAX_SYMBOLS:
-            raise ManaCostError(text, f"more than {MAX_SYMBOLS} symbols")
+            raise ManaCostError(text, say("cost.too_many_symbols", n=MAX_SYMBOLS))
         generic: int | None = None
         symbols: list[str] = []
         for r in raw:
@@ -144,14 +147,14 @@ class ManaCost:
                 sym = _canonical_symbol(r)
             except KeyError:
                 if _DIGITS.fullmatch(r.strip()):
-                    raise ManaCostError(text, f"a number over {MAX_GENERIC_DIGITS} digits") from None
-                raise ManaCostError(text, f"unknown symbol {{{r}}}") from None
+                    raise ManaCostError(text, say("cost.long_number", n=MAX_GENERIC_DIGITS)) from None
+                raise ManaCostError(text, say("cost.unknown_symbol", symbol="{" + r + "}")) from None
             if _DIGITS.fullmatch(sym):
                 generic = (generic or 0) + int(sym)
             else:
                 symbols.append(sym)
         if _reading_bound(symbols) > MAX_READINGS:
-            raise ManaCostError(text, f"too many hybrid symbols: over {MAX_READINGS} readings")
+            raise ManaCostError(text, say("cost.too_many_readings", n=MAX_READINGS))
         return cls.of(generic, symbols)
 
     @classmethod
@@ -257,14 +260,14 @@ _PARSED: dict[str, ManaCost] = {}
 NO_COST = ManaCost(None, ())
 
 
-def cost_words(cost: ManaCost) -> str:
+def cost_words(cost: ManaCost) -> Message | str:
     """A cost as a judge reads it: '{1}{R}', '{0}', or the words 'no mana cost' (D2), never ''."""
-    return "no mana cost" if cost.is_none else cost.text
+    return say("cost.none") if cost.is_none else cost.text
 
 
-def cost_phrase(cost: ManaCost) -> str:
+def cost_phrase(cost: ManaCost) -> Message:
     """'costs {1}{R}' or 'has no mana cost': what follows a card's name in an answer."""
-    return "has no mana cost" if cost.is_none else f"costs {cost.text}"
+    return say("cost.has_none") if cost.is_none else say("cost.costs", cost=cost.text)
 
 
 def mana_value_number(value: float | None) -> int | float | None:

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .cards import Card, Nameable
-from .commander import describe, identity_of
+from .commander import identity_of, whose
 from .errors import AlreadyNamed, FaceDownRefused, NameTaken, NotACandidate
 from .identity import Identity
 from .index import CandidateFinder, Verdict
+from .messages import Message, both, chain, either, say
 from .names import fold
 from .registry import NameRegistry
 
@@ -53,20 +54,23 @@ def fits(face, type_: str | None, groups: Keywords) -> bool:
     return face.fits(type_) and all(any(face.has_keyword(k) for k in g) for g in groups)
 
 
-def _musts(type_: str | None, groups: Keywords) -> list[str]:
-    return [f"have {' or '.join(g)}" for g in groups] + ([f"be a {type_}"] if type_ else [])
+def _musts(type_: str | None, groups: Keywords) -> Message:
+    """What every name must be: 'have morph or megamorph and be a creature', as a message."""
+    musts = [say("must.have", keywords=either(g)) for g in groups] + ([say("must.be", type=type_)] if type_ else [])
+    return both(musts)
 
 
-def lacking(faces, type_: str | None, groups: Keywords) -> str:
+def lacking(faces, type_: str | None, groups: Keywords) -> Message | None:
     """What none of ``faces`` has of what a face-down card's name must have (705.4, D13(d)):
-    "no morph", "no megamorph and is not a creature"; empty when one of them fits."""
+    "no morph", "no megamorph and is not a creature"; None when one of them fits."""
     faces = list(faces)
     if any(fits(f, type_, groups) for f in faces):
-        return ""
-    missing = [f"no {' or '.join(g)}" for g in groups if not any(any(f.has_keyword(k) for k in g) for f in faces)]
+        return None
+    missing = [say("lacks.keyword", keywords=either(g)) for g in groups
+               if not any(any(f.has_keyword(k) for k in g) for f in faces)]
     if type_ and not any(f.fits(type_) for f in faces):
-        missing.append(f"is not a {type_}")
-    return " and ".join(missing) or "not the ability asked"
+        missing.append(say("lacks.type", type=type_))
+    return both(missing) or say("lacks.ability")
 
 
 def check_turn_up_via(face_down_via: str | None, turn_up_via: str) -> None:
@@ -75,9 +79,8 @@ def check_turn_up_via(face_down_via: str | None, turn_up_via: str) -> None:
     played = PLAYED_AS.get(face_down_via or "")
     wanted = VIA_FILTERS[turn_up_via][1]
     if played and wanted and played not in wanted:
-        raise FaceDownRefused(f"this card was cast face down via {played}: it is a {played} card, and has no"
-                              f" {turn_up_via} to be turned face up by (D13(d))", rule="705.4",
-                              fields={"via": [f"a {played} card has no {turn_up_via}"]})
+        raise FaceDownRefused("face_down.wrong_via", played=played, via=turn_up_via, rule="705.4",
+                              fields={"via": [say("face_down.wrong_via.field", played=played, via=turn_up_via)]})
 
 
 @dataclass(frozen=True)
@@ -87,17 +90,17 @@ class Naming:
     finder: CandidateFinder
     fmt: str
     phyrexian_as_hybrid: bool = False
-    # 903.5c, D14(b): player id -> (their commander's colour identity, "Krenko, Mob Boss's")
-    identities: Mapping[str, tuple[Identity, str]] = field(default_factory=dict)
+    # 903.5c, D14(b): player id -> (their commander's colour identity, whose it is, as words)
+    identities: Mapping[str, tuple[Identity, Message]] = field(default_factory=dict)
 
     @classmethod
     def for_game(cls, setup, finder: CandidateFinder) -> Naming:
         """The naming rules of a game's setup (its format, D3 house option and commanders)."""
         return cls(finder, setup.format, setup.phyrexian_as_hybrid, commander_identities(setup, finder.pool))
 
-    def identity(self, namer: str | None) -> tuple[Identity | None, str]:
+    def identity(self, namer: str | None) -> tuple[Identity | None, Message | None]:
         """The identity ``namer`` names within (903.5c), and whose it is; None outside a commander game."""
-        return self.identities.get(namer, (None, "")) if namer is not None else (None, "")
+        return self.identities.get(namer, (None, None)) if namer is not None else (None, None)
 
     def verdict(self, printed: Card, name: str, taken=(), namer: str | None = None) -> Verdict:
         identity, whose = self.identity(namer)
@@ -143,17 +146,15 @@ class Naming:
         n: Nameable = v.nameable  # type: ignore[assignment]
         if n.key not in {fold(x) for x in choice.legal}:
             missing = lacking([n.face], choice.type_, choice.keywords)
-            why = f"{n.name} has {missing}" if missing else f"{n.name} is not a legal name here"
-            raise NotACandidate(
-                f"{why}: a card turned face up by {choice.via} can't take it ({choice.describe_filter()}; 705.4,"
-                " D13(d))", rule="705.4", fields={"name": [f"{n.name} has {missing}" if missing else why]},
-            )
+            why = say("name.has", name=n.name, missing=missing) if missing else say("name.not_legal_here", name=n.name)
+            raise NotACandidate("face_up.unfit", why=why, via=choice.via, filter=choice.describe_filter(),
+                                rule="705.4", fields={"name": [why]})
         if n.key in {fold(x) for x in choice.free}:
             return n, None
         if choice.exception and n.key in {fold(x) for x in choice.window}:
             return n, EXCEPTION_705_4A
-        raise NameTaken(f"{n.name} is already the name of another card in this game; {choice.advice()}",
-                        fields={"name": [f"{n.name} is taken"]})
+        raise NameTaken("name.taken_advice", name=n.name, advice=choice.advice(),
+                        fields={"name": [say("name.taken.field", name=n.name)]})
 
     def check_same_name(self, named_as: str | None, name: str | None) -> None:
         """704.4: a named card keeps its name; giving its own name again is harmless."""
@@ -161,19 +162,17 @@ class Naming:
             return
         if fold(name) == fold(named_as) or any(n.name == named_as for n in self.finder.pool.nameables_called(name)):
             return
-        raise AlreadyNamed(f"this card is already named {named_as}; a named card is never renamed",
-                           fields={"name": [f"already named {named_as}"]})
+        raise AlreadyNamed("name.already", name=named_as, fields={"name": [say("name.already.field", name=named_as)]})
 
     def check_fits_face_down(self, name: str | None, face_down_via: str | None, turn_up_via: str) -> None:
         """705.4: a name a face-down card carries must fit how it was played and how it turns up
         (a card played by morph is a morph card)."""
         type_, keywords = face_up_filter(face_down_via, turn_up_via)
         entries = self.finder.pool.nameables_called(name or "")
-        missing = lacking([n.face for n in entries], type_, keywords) if entries else ""
+        missing = lacking([n.face for n in entries], type_, keywords) if entries else None
         if missing:
-            must = " and ".join(_musts(type_, keywords))
-            raise NotACandidate(f"{name} has {missing}: it can't be this face-down card, which must {must}"
-                                " (705.4, D13(d))", rule="705.4", fields={"name": [f"{name} has {missing}"]})
+            raise NotACandidate("face_down.unfit", name=name, missing=missing, must=_musts(type_, keywords),
+                                rule="705.4", fields={"name": [say("name.has", name=name, missing=missing)]})
 
 
 @dataclass(frozen=True)
@@ -211,16 +210,17 @@ class FaceUpChoice:
             return "no_legal_name"
         return "own_side" if self.window else "taken_before"
 
-    def describe_filter(self) -> str:
-        musts = _musts(self.type_, self.keywords)
-        return "it must " + " and ".join(musts) if musts else "any name of the same cost"
+    def describe_filter(self) -> Message:
+        if self.type_ or self.keywords:
+            return say("face_up.filter", must=_musts(self.type_, self.keywords))
+        return say("face_up.any_name")
 
-    def advice(self) -> str:
+    def advice(self) -> Message:
         if self.free:
-            return f"{len(self.free)} legal name(s) are still free, e.g. {', '.join(self.free[:5])}"
+            return say("face_up.free", n=len(self.free), names=list(self.free[:5]))
         if self.exception:
-            return f"705.4a allows only the names free when it went face down: {', '.join(self.window)}"
-        return "no legal name remains: turning it face up without a name records the game loss (D8)"
+            return say("face_up.window", names=list(self.window))
+        return say("face_up.none")
 
 
 def commander_cards(setup, pool, pid: str) -> tuple:
@@ -228,13 +228,13 @@ def commander_cards(setup, pool, pid: str) -> tuple:
     return tuple(pool.lookup(printed) for _cid, printed, owner in setup.commanders if owner == pid)
 
 
-def commander_identities(setup, pool) -> dict[str, tuple[Identity, str]]:
+def commander_identities(setup, pool) -> dict[str, tuple[Identity, Message]]:
     """903.5c, D14(b): each player's commander's colour identity (the union for two), and whose."""
     out = {}
     for p in setup.players:
         cards = commander_cards(setup, pool, p.id)
         if cards:
-            out[p.id] = (identity_of(cards), f"{describe(cards)}'s")
+            out[p.id] = (identity_of(cards), whose(cards))
     return out
 
 
@@ -243,9 +243,10 @@ def refusal_for(v: Verdict, name: str) -> NameTaken | NotACandidate:
     answering with the code and rule of the first (``Verdict.first``): 704.2 first (taken, and
     perhaps banned too) is ``name_taken``; any other first rule is ``not_a_candidate`` with it."""
     reasons = v.reasons  # in rule order already (index.in_rule_order)
-    messages = [r.message for r in reasons] or [f"{name!r} can't be chosen"]
+    messages = [r.message for r in reasons] or [say("name.cannot", name=name)]
     first = v.first
-    said = "; ".join(f"{r.message} ({r.rule})" for r in reasons) if len(reasons) > 1 else messages[0]
+    said = chain([say("reason.rule", reason=r.message, rule=r.rule) for r in reasons]) if len(reasons) > 1 \
+        else messages[0]
     if first is not None and first.rule == NameTaken.rule:
         return NameTaken(said, fields={"name": messages})
     return NotACandidate(said, rule=first.rule if first else NotACandidate.rule, fields={"name": messages})

@@ -26,6 +26,7 @@ from .commands import (
 )
 from .errors import Forbidden, InvalidInput, PlayerOutOfGame, Unauthorized, UnknownPlayer
 from .game import LOST, GameSetup, GameState
+from .messages import say
 from .tokens import bearer, matches
 from .zones import CONTROLLED_ZONES, HAND, HIDDEN_ZONES, LIBRARY, REMOVED
 
@@ -43,24 +44,24 @@ JUDGE = Caller(is_judge=True)
 
 def identify(authorization: str | None, judge_hash: str, player_hashes: Mapping[str, str]) -> Caller:
     """The caller an ``Authorization: Bearer`` header stands for in one game; 401 when missing or wrong."""
-    token = bearer(authorization, "<token> (a player's or the judge's token)")
+    token = bearer(authorization, "token.missing")
     if matches(token, judge_hash):
         return JUDGE
     for pid, h in player_hashes.items():
         if matches(token, h):
             return Caller(player=pid)
-    raise Unauthorized("this token belongs to no player of this game")
+    raise Unauthorized("token.unknown")
 
 
-def only_the_judge(caller: Caller, what: str) -> None:
+def only_the_judge(caller: Caller, what: str) -> None:  # what: the message code of the refusal
     if not caller.is_judge:
-        raise Forbidden(f"only the judge may {what}")
+        raise Forbidden(what)
 
 
 def may_ask_about_hand(caller: Caller, player: str) -> None:
     """705.11 questions about a hand are for the judge and that hand's player."""
     if not caller.is_judge and caller.player != player:
-        raise Forbidden("705.11 questions about a hand are for the judge and that player")
+        raise Forbidden("could_be.hand_forbidden")
 
 
 # -- acting: who the command is by, and for whom ----------------------------------------------
@@ -70,13 +71,13 @@ def authorize(state: GameState, setup: GameSetup, actor: str | None, is_judge: b
     Raises Forbidden, or InvalidInput/PlayerOutOfGame for a ``player`` field naming nobody in the game.
     """
     if actor is None and not is_judge:
-        raise Forbidden("an action needs a player or the judge")
+        raise Forbidden("action.needs_actor")
     if actor is not None and setup.player(actor) is None:
-        raise Forbidden(f"{actor!r} is not a player of this game")
+        raise Forbidden("action.not_a_player", player=actor)
     # a player who lost (D8) may still leave the game, taking their objects with them
     lost_leaving = isinstance(command, LeaveGame) and actor is not None and state.players[actor].status == LOST
     if actor is not None and not state.in_game(actor) and not lost_leaving:
-        raise PlayerOutOfGame(f"{setup.player(actor).name} is no longer in the game")
+        raise PlayerOutOfGame("player.out", player=setup.player(actor).name)
     acting = actor
     if actor is None and command.player is not None:  # the judge acts for the named player
         acting = player_in(state, setup, command.player, allow_out=True)
@@ -91,7 +92,7 @@ def player_in(state: GameState, setup: GameSetup, pid: str, allow_out: bool = Fa
     if setup.player(pid) is None:
         raise UnknownPlayer(pid)
     if not allow_out and not state.in_game(pid):
-        raise PlayerOutOfGame(f"{setup.player(pid).name} is no longer in the game")
+        raise PlayerOutOfGame("player.out", player=setup.player(pid).name)
     return pid
 
 
@@ -99,22 +100,22 @@ def for_whom(state: GameState, setup: GameSetup, actor: str | None, command: Com
     """The player a draw, reveal or look is for: the ``player`` field, else the actor's own."""
     pid = command.player if command.player is not None else actor
     if pid is None:
-        raise InvalidInput("say which player this is for", fields={"player": ["required"]})
+        raise InvalidInput("player.say_which", fields={"player": [say("field.required")]})
     return player_in(state, setup, pid)
 
 
 def _for_themselves(actor: str | None, is_judge: bool, command: Command, what: str) -> None:
     """A player's token acts for that player only: a ``player`` field naming someone else is the judge's."""
     if not is_judge and command.player is not None and command.player != actor:
-        raise Forbidden(f"a player can only {what} for themselves")
+        raise Forbidden(what)
 
 
 def _draw(state, setup, actor, is_judge, cmd: Draw) -> None:
     pid = for_whom(state, setup, actor, cmd)
     if not is_judge and pid != actor:
-        raise Forbidden("a player can only draw for themselves")
+        raise Forbidden("themselves.draw")
     if cmd.printed is not None and not is_judge:
-        raise Forbidden("only the judge records which physical card was drawn")
+        raise Forbidden("judge_only.printed_draw")
 
 
 def _move(state, setup, actor, is_judge, cmd: Move) -> None:
@@ -127,9 +128,9 @@ def _move(state, setup, actor, is_judge, cmd: Move) -> None:
     # must not peek: an unrevealed hand card, or a face-down card it would then control, is moved by
     # its holder or recorded by the judge.
     if c.zone == HAND and not c.revealed:
-        raise Forbidden("a card in another player's hand is moved by that player (or the judge)")
+        raise Forbidden("move.other_hand")
     if c.face_down and cmd.to in CONTROLLED_ZONES:
-        raise Forbidden("taking control of another player's face-down card is the judge's to record")
+        raise Forbidden("move.face_down_control")
 
 
 def _name(state, setup, actor, is_judge, cmd: Name) -> None:
@@ -137,11 +138,11 @@ def _name(state, setup, actor, is_judge, cmd: Name) -> None:
         if cmd.player is not None:
             player_in(state, setup, cmd.player)
         return
-    _for_themselves(actor, is_judge, cmd, "name a card")
+    _for_themselves(actor, is_judge, cmd, "themselves.name")
     c = state.card(cmd.card)
     if cmd.choice and actor not in (c.owner, c.controller) and not revealed_to(c, actor):
         # D11: a chooser names only what was shown to them, or a bot could name any hidden card
-        raise Forbidden("with choice, a player names only a card revealed to them (705.5, D11)")
+        raise Forbidden("name.choice_unrevealed")
 
 
 def revealed_to(c, pid: str | None) -> bool:
@@ -152,17 +153,17 @@ def revealed_to(c, pid: str | None) -> bool:
 
 
 def _turn_face_up(state, setup, actor, is_judge, cmd: TurnFaceUp) -> None:
-    _for_themselves(actor, is_judge, cmd, "turn a card face up")
+    _for_themselves(actor, is_judge, cmd, "themselves.turn_up")
 
 
 def _reveal(state, setup, actor, is_judge, cmd: Reveal) -> None:
     pid = for_whom(state, setup, actor, cmd)
     if not is_judge and pid != actor:
-        raise Forbidden("a player can only reveal for themselves")
+        raise Forbidden("themselves.reveal")
     for cid in cmd.cards or ():
         c = state.card(cid)
         if c.zone == HAND and c.owner != pid:
-            raise Forbidden("a player reveals only the cards of their own hand")
+            raise Forbidden("reveal.own_hand")
 
 
 def _look(state, setup, actor, is_judge, cmd: Look) -> None:
@@ -174,7 +175,7 @@ def _look(state, setup, actor, is_judge, cmd: Look) -> None:
         c = state.card(cid)
         hidden = c.zone in HIDDEN_ZONES or c.face_down
         if hidden and c.zone not in (LIBRARY, REMOVED) and not is_judge and c.holder != looker:
-            raise Forbidden("only the judge records a look at another player's hidden card")
+            raise Forbidden("judge_only.look")
 
 
 def _leave_game(state, setup, actor, is_judge, cmd: LeaveGame) -> None:
@@ -182,21 +183,21 @@ def _leave_game(state, setup, actor, is_judge, cmd: LeaveGame) -> None:
     if pid is None or setup.player(pid) is None:
         raise UnknownPlayer(pid)
     if not is_judge and pid != actor:
-        raise Forbidden("a player can only leave the game themselves")
+        raise Forbidden("themselves.leave")
 
 
 def _shuffle(state, setup, actor, is_judge, cmd: Shuffle) -> None:
     pid = for_whom(state, setup, actor, cmd)
     if not is_judge and pid != actor:
-        raise Forbidden("a player can only cut the library for themselves")
+        raise Forbidden("themselves.cut")
     # 701.1b: the point comes from the system's randomness; only the judge records a cut seen at
     # the table, or a player could place any card on top
     if cmd.at is not None and not is_judge:
-        raise Forbidden("only the judge records where the library was cut (at)")
+        raise Forbidden("judge_only.cut_at")
 
 
 def _end_game(state, setup, actor, is_judge, cmd: EndGame) -> None:
-    only_the_judge(Caller(actor, is_judge), "end the game")
+    only_the_judge(Caller(actor, is_judge), "judge_only.end_game")
 
 
 def _commander_damage(state, setup, actor, is_judge, cmd: CommanderDamage) -> None:
@@ -204,8 +205,7 @@ def _commander_damage(state, setup, actor, is_judge, cmd: CommanderDamage) -> No
     if is_judge:
         return
     if cmd.player != actor and state.card(cmd.commander).controller != actor:
-        raise Forbidden("commander damage is recorded by the player dealt it, the commander's controller "
-                        "or the judge")
+        raise Forbidden("commander_damage.who")
 
 
 # Kinds only the common checks of ``authorize`` guard: ending a reveal or a look (whoever may act

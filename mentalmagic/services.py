@@ -25,6 +25,7 @@ from .game import Event, Game, GameSetup, GameState, Player, check_setup
 from .game import undo as undo_last
 from .ids import new_id
 from .index import CandidateFinder
+from .messages import say
 from .permissions import Caller, identify, may_ask_about_hand, only_the_judge
 from .tokens import new_token, token_hash
 
@@ -110,18 +111,17 @@ def _commanders(pool, fmt: str, players: list[dict]) -> list[tuple[str, Card]]:
         names = p.get("commander")
         if fmt != COMMANDER:
             if names:
-                raise InvalidInput(f"only a {COMMANDER} game has commanders, not {fmt} (D14)",
-                                   fields={field: [f"not in a {fmt} game"]})
+                raise InvalidInput("commander.wrong_format", format=fmt,
+                                   fields={field: [say("commander.wrong_format.field", format=fmt)]})
             continue
         if not names:
-            raise NotACommander("each player of a commander game brings a commander (D14(a), 903.6)",
-                                rule="903.3", field=field)
+            raise NotACommander("commander.required", rule="903.3", field=field)
         try:
             cards = find_commanders(pool, names)
             identity_of(cards)  # 903.4: an identity the card data doesn't give is refused now, not at a naming
             out.extend((f"p{i + 1}", card) for card in cards)
         except NotACommander as e:
-            raise NotACommander(e.message, rule=e.rule or "903.3", field=field) from None
+            raise NotACommander(e.said, rule=e.rule or "903.3", field=field) from None
     return out
 
 
@@ -190,7 +190,7 @@ def with_randomness(command: Command, state: GameState) -> Command:
 
 def undo(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
     """Take back the last event (judge only): the state is exactly what it was before it."""
-    only_the_judge(caller, "undo")
+    only_the_judge(caller, "judge_only.undo")
     with uow:
         game = _writable(uow.games.load(game_id))
         events = uow.games.events(game_id)
@@ -202,7 +202,7 @@ def undo(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
 
 def reissue_token(uow: UnitOfWork, game_id: str, caller: Caller, player: str) -> dict:
     """A new token for a player (judge only); the old one stops working (a lost or leaked token)."""
-    only_the_judge(caller, "reissue a token")
+    only_the_judge(caller, "judge_only.reissue")
     token = new_token()
     with uow:
         if _writable(uow.games.load(game_id)).setup.player(player) is None:
@@ -230,8 +230,7 @@ def _game_id(uow: UnitOfWork) -> str:
 
 def _writable(game: Game) -> Game:
     if game.archived_at is not None:
-        raise GameArchived(f"this game was archived on {game.archived_at[:10]} (idle or over): it can be read, "
-                           "not changed")
+        raise GameArchived("game.archived", date=game.archived_at[:10])
     return game
 
 
@@ -302,7 +301,7 @@ def could_be(uow: UnitOfWork, game_id: str, caller: Caller, player: str, name: s
 def same_name(uow: UnitOfWork, game_id: str, card_ids: list[str]) -> dict:
     """705.10: do these cards share a name?"""
     if len(card_ids) < 2:
-        raise InvalidInput("name at least two cards", fields={"cards": ["at least two card ids"]})
+        raise InvalidInput("same_name.two", fields={"cards": [say("same_name.two.field")]})
     g = uow.games.load(game_id)
     return {"cards": card_ids, "same_name": views.share_a_name(g.state, card_ids), "rule": "705.10"}
 
@@ -312,9 +311,9 @@ def face_up(uow: UnitOfWork, game_id: str, caller: Caller, card_id: str, via: st
     g = uow.games.load(game_id)
     c = g.state.card(card_id)
     if not c.face_down or c.pentaland:
-        raise InvalidInput("this card is not a face-down permanent or spell", fields={"card": ["not face down"]})
+        raise InvalidInput("face_up.not_face_down", fields={"card": [say("face_up.not_face_down.field")]})
     if not views.sees(c, caller):
-        raise Forbidden("only its controller and the judge may ask what a face-down card could be")
+        raise Forbidden("face_up.who_asks")
     if c.commander_of:  # played as itself (D14(a)): nothing to choose
         return {"card": card_id, "via": c.turn_up_via(via), "allowed": [], "exception": False, "loses": False,
                 "why": None, "advice": "a commander turns face up as itself, unnamed (D14(a))", "rule": "903.3"}

@@ -19,10 +19,11 @@ def token_hash(token: str) -> str:
 
 
 def bearer(authorization: str | None, what: str) -> str:
-    """The token of an ``Authorization: Bearer <token>`` header; 401 naming ``what`` to send when there is none."""
+    """The token of an ``Authorization: Bearer <token>`` header; 401 when there is none, saying
+    ``what`` (a message code: which token to send)."""
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized(f"send Authorization: Bearer {what}")
+        raise Unauthorized(what)
     return token.strip()
 
 

@@ -176,7 +176,7 @@ def test_any_text_is_a_command_or_a_grammar_error(line):
     try:
         command = parse(line, TABLE)
     except GrammarError as e:
-        assert e.message and e.fields == {"line": [e.message]}
+        assert e.message and e.fields == {"line": [e.said]}
     else:
         assert command.type in {"undo", "draw", "move", "name", "turn_face_up", "reveal", "look", "end_reveal",
                                 "end_look", "leave_game", "shuffle"}

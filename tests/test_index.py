@@ -167,7 +167,7 @@ def test_naming_a_printed_card_as_any_face_of_itself_is_refused(finder, pool, pr
     verdict = finder.check(name, printed=pool.lookup(printed))
     assert not verdict.legal
     assert [r.rule for r in verdict.reasons] == ["704.1"]
-    assert "printed card itself" in verdict.reasons[0].message
+    assert "printed card itself" in str(verdict.reasons[0].message)
 
 
 @pytest.mark.parametrize(

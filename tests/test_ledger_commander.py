@@ -61,7 +61,8 @@ def test_every_naming_is_checked_within_the_namers_identity(finder):
     t.refused(ANA, errors.NotACandidate, type="name", card="c1", name="Counterspell")
     t.cast(ANA, "c2", "Lightning Bolt")  # red within red
     naming = Naming.for_game(t.setup, finder)
-    assert naming.identity(ANA) == (frozenset("R"), "Krenko, Mob Boss's") and naming.identity(None)[0] is None
+    identity, whose = naming.identity(ANA)
+    assert (identity, str(whose)) == (frozenset("R"), "Krenko, Mob Boss's") and naming.identity(None)[0] is None
 
 
 def test_outside_a_commander_game_nobody_names_within_an_identity(finder):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from ..messages import ENGLISH, LANGUAGES, use_language
 from ..runtime import default_db_path
 from . import cards, database, decks, games, serve
 from .group import Group
@@ -20,12 +21,15 @@ from .group import Group
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="SQLite file (default: $MENTALMAGIC_DB, else instance/ in a checkout, else the user data folder).")
 @click.option("--verbose", is_flag=True, help="Say what the card source lacks every time (else once a day).")
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), envvar="MENTALMAGIC_LANG",
+              default=ENGLISH, show_default=True, help="Language of the rulings and messages ($MENTALMAGIC_LANG).")
 @click.pass_context
-def main(ctx, db, verbose):
+def main(ctx, db, verbose, lang):
     """The Mental Magic arbiter."""
     ctx.ensure_object(dict)
     ctx.obj["db"] = db or default_db_path()
     ctx.obj["verbose"] = verbose
+    use_language(lang.lower())
 
 
 for _module in (database, cards, decks, games, serve):

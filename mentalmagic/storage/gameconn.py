@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import StorageFailed
+from ..messages import Message, say
 from . import connect
 from .durable import wal_to_sync
 from .writelock import WriterLock
@@ -24,7 +25,7 @@ class GameDatabase:
         self.writer = WriterLock(self.db_path)  # units of work queue here, not in SQLite's busy handler
         self._synced: dict[str, int] = {}  # game id -> a version of it known to be on disk (storage/durable.py)
         self._synced_max = 4 * max(cache_size, 256)  # bounded: forgetting costs one sync a game
-        self.failed: str | None = None  # why this store takes no more writes: the disk failed a sync
+        self.failed: Message | None = None  # why this store takes no more writes: the disk failed a sync
 
     @property
     def db(self):
@@ -85,7 +86,5 @@ class GameDatabase:
         try:
             os.fdatasync(wal)
         except OSError as e:
-            self.failed = (f"the disk failed to sync {self.db_path} ({e.strerror or e}): this server process answers "
-                           "nothing it doesn't know is on disk, and takes no writes, until it is restarted")
-            raise StorageFailed(f"{self.failed}. The last write may or may not have been recorded: read the game "
-                                "before acting again") from None
+            self.failed = say("storage.failed", path=str(self.db_path), why=str(e.strerror or e))
+            raise StorageFailed("storage.failed_now", failed=self.failed) from None

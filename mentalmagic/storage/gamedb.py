@@ -275,9 +275,9 @@ class SqliteUnitOfWork:
         database.mark_synced(self.synced)
         if isinstance(exc, sqlite3.IntegrityError):  # the database's own guards of 704.2 and 704.4
             if "names.name_key" in str(exc):
-                raise NameTaken("that name was taken by another card at the same moment") from exc
+                raise NameTaken("name.taken_race") from exc
             if "names.card" in str(exc):
-                raise AlreadyNamed("this card was named at the same moment") from exc
+                raise AlreadyNamed("name.already_race") from exc
 
     remember = None  # set by the edge for an Idempotency-Key: answer -> (key hash, request hash, status, sealed)
 

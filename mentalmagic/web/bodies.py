@@ -9,11 +9,17 @@ import orjson
 from flask import request
 from werkzeug.exceptions import BadRequest
 
+from ..messages import say
+
 
 class BadBody(BadRequest):
-    """400 ``bad_request`` (web/errors.py answers it in the envelope under /api/)."""
+    """400 ``bad_request`` (web/errors.py answers it in the envelope under /api/, worded from ``said``)."""
 
     description = "the body must be JSON in UTF-8 (Content-Type: application/json), not nested too deep"
+
+    def __init__(self, said: str = "body.json_deep"):
+        self.said = say(said)
+        super().__init__(str(self.said))
 
 
 def json_body():
@@ -40,7 +46,7 @@ def json_object() -> dict:
     """The body, which must be a JSON object."""
     data = json_body()
     if not isinstance(data, dict):
-        raise BadBody("the body must be a JSON object in UTF-8 (Content-Type: application/json)")
+        raise BadBody("body.json_object")
     return data
 
 

@@ -11,7 +11,7 @@ from ..storage.deckdb import DeckStore
 from . import openapi
 from .bodies import json_object
 from .idempotency import answered
-from .schemas import Out, Strict
+from .schemas import Out, Query, Strict
 
 bp = Blueprint("decks", __name__, url_prefix="/api/v1/decks")
 EXTENSION = "mentalmagic_decks"
@@ -61,7 +61,7 @@ class UpdateDeckIn(DeckIn):
             raise ValidationError("give a new name or list", field_name="_schema")
 
 
-class DryRunQuery(Strict):
+class DryRunQuery(Query):
     dry_run = fields.Boolean(load_default=False, metadata={"description": "answer the same without saving"})
 
 

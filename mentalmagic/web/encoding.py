@@ -17,10 +17,12 @@ from threading import Lock
 import orjson
 from flask import current_app, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
+from flask_babel import get_translations
 from werkzeug.wsgi import wrap_file
 
 from ..cards import Card, Nameable
 from ..index import CandidateList
+from ..messages import Message, render
 from ..pool import CardPool
 from ..views import SharedView
 from .views import candidate_json, card_json, card_summary
@@ -29,8 +31,17 @@ from .views import candidate_json, card_json, card_summary
 _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
+def _default(obj):
+    """A core message is worded in the request's language (English outside a request); the rest as Flask does."""
+    if isinstance(obj, Message):
+        return render(obj, get_translations() if has_request_context() else None)
+    return DefaultJSONProvider.default(obj)
+
+
 class OrjsonProvider(DefaultJSONProvider):
     """Flask's JSON through orjson: UTF-8 as is, keys in the order they are built (API.md's order)."""
+
+    default = staticmethod(_default)
 
     def dumps(self, obj, **kwargs) -> str:
         return orjson.dumps(obj, default=self.default, option=_OPTIONS).decode()
@@ -67,7 +78,7 @@ def body_response(body: bytes, mimetype: str = "application/json"):
 
 
 def dumps(obj) -> bytes:
-    return orjson.dumps(obj, default=DefaultJSONProvider.default, option=_OPTIONS)
+    return orjson.dumps(obj, default=_default, option=_OPTIONS)
 
 
 def dumps_kept(obj) -> bytes:

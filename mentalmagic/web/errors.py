@@ -1,7 +1,9 @@
 """One JSON error envelope for everything under /api/, and the one table of statuses.
 
-``{"error": {"code", "message", "rule"?, "fields"?}}`` — never HTML, never a
-bare 500 page under /api/.
+``{"error": {"code", "message", "rule"?, "message_code"?, "params"?, "fields"?}}`` — never HTML,
+never a bare 500 page under /api/. ``message`` and ``fields`` are worded in the request's language
+(``?lang=``, else Accept-Language, else English); ``code``, ``rule``, ``message_code`` and ``params``
+never change with it, so a bot can word the message itself.
 """
 
 from __future__ import annotations
@@ -9,11 +11,13 @@ from __future__ import annotations
 import sqlite3
 
 from flask import Flask, abort, current_app, jsonify, request
+from flask_babel import get_translations
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, ServiceUnavailable
 
 from .. import errors
 from ..mana import ManaCostError
+from ..messages import Message, render, say
 from ..storage import failures
 
 # Domain error family -> HTTP status. The first match wins, so subclasses come first.
@@ -28,6 +32,9 @@ STATUS = [
     (errors.ArbiterError, 400),
 ]
 
+
+# failures.kind_of -> the message saying it (failures.SAYS says it in the log)
+STORAGE_WHY = {"disk_full": "storage.disk_full", "read_only": "storage.read_only", "io_error": "storage.io_error"}
 
 # Longest text an error repeats back: enough to recognise what was sent, never a 100 KB echo.
 ECHO_LIMIT = 300
@@ -53,11 +60,23 @@ def _text(value):
     return value
 
 
-def envelope(status: int, code: str, message: str, *, rule=None, fields=None):
-    message, fields = _text(message), _text(fields)
+def worded(said):
+    """A message (or a field's messages) in the request's language."""
+    if isinstance(said, dict):
+        return {k: worded(v) for k, v in said.items()}
+    if isinstance(said, list | tuple):
+        return [worded(v) for v in said]
+    return render(said, get_translations()) if isinstance(said, Message | str) else said
+
+
+def envelope(status: int, code: str, message: str | Message, *, rule=None, fields=None):
+    said = message if isinstance(message, Message) else None
+    message, fields = _text(worded(message)), _text(worded(fields))
     body = {"code": code, "message": message}
     if rule:
         body["rule"] = rule
+    if said is not None:
+        body.update(_text(said.as_json()))
     if fields:
         body["fields"] = fields
     resp = jsonify({"error": body})
@@ -80,21 +99,21 @@ def register(app: Flask) -> None:
     @app.errorhandler(errors.ArbiterError)
     def domain_error(e: errors.ArbiterError):
         status = next(s for cls, s in STATUS if isinstance(e, cls))
-        return envelope(status, e.code, e.message, rule=e.rule, fields=e.fields)
+        return envelope(status, e.code, e.said, rule=e.rule, fields=e.fields)
 
     @app.errorhandler(ManaCostError)
     def bad_cost(e: ManaCostError):
-        return envelope(422, "bad_cost", str(e), fields={"cost": [str(e)]})
+        return envelope(422, "bad_cost", e.said, fields={"cost": [e.said]})
 
     @app.errorhandler(ValidationError)
     def invalid(e: ValidationError):
         fields = e.messages if isinstance(e.messages, dict) else {"_schema": e.messages}
-        message = "some fields are invalid"
+        message: str | Message = say("invalid.fields")
         if len(fields) == 1:  # one bad field: say what is wrong with it at the top level too
             (name, msgs), = fields.items()
-            first = msgs[0] if isinstance(msgs, list) and msgs and isinstance(msgs[0], str) else None
+            first = msgs[0] if isinstance(msgs, list) and msgs and isinstance(msgs[0], str | Message) else None
             if first:
-                message = first if name == "_schema" else f"{name}: {first}"
+                message = first if name == "_schema" else say("invalid.field", field=name, why=first)
         return envelope(422, "invalid", message, fields=fields)
 
     @app.errorhandler(HTTPException)
@@ -103,7 +122,7 @@ def register(app: Flask) -> None:
             return e
         code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
                 413: "too_large", 415: "unsupported_media_type", 429: "rate_limited"}.get(e.code, "http_error")
-        resp = envelope(e.code or 500, code, e.description or e.name)
+        resp = envelope(e.code or 500, code, getattr(e, "said", None) or e.description or e.name)
         if e.code == 405 and getattr(e, "valid_methods", None):  # RFC 9110 15.5.6: a 405 says what is allowed
             resp.headers["Allow"] = ", ".join(sorted(e.valid_methods))
         return resp
@@ -118,9 +137,9 @@ def register(app: Flask) -> None:
             return unexpected(e)
         trouble = current_app.extensions["mentalmagic.health"].trouble
         trouble.failed(kind, " ".join(str(e).split()), lambda line: app.logger.error("%s", line))
-        said = f"the server's disk refuses writes now ({failures.SAYS[kind]}): nothing was recorded; retry later"
+        said = say("storage.refuses", why=say(STORAGE_WHY[kind]))
         if not _is_api():
-            return ServiceUnavailable(said)
+            return ServiceUnavailable(worded(said))
         return envelope(503, "storage_failed", said)
 
     @app.after_request
@@ -137,4 +156,4 @@ def register(app: Flask) -> None:
         app.logger.exception("unexpected error on %s", request.path)
         if not _is_api():
             raise e
-        return envelope(500, "internal", "the arbiter failed on this request; it has been logged")
+        return envelope(500, "internal", say("internal"))

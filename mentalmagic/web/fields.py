@@ -14,7 +14,7 @@ class ManaCostField(fields.Field):
         try:
             return ManaCost.parse(value)
         except ManaCostError as e:
-            raise ValidationError(str(e)) from e
+            raise ValidationError([e.said]) from e
 
     def _serialize(self, value, attr, obj, **kwargs):
         return None if value is None else str(value)

@@ -30,6 +30,7 @@ from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from ..messages import say
 from ..settings import Settings
 from . import sharedcounts  # noqa: F401 - registers the shared:// storage with limits
 from .decks import is_dry_run
@@ -123,8 +124,7 @@ class RateLimits:
         limit, reset, _ = self._window()
         wait = max(1, min(limit.get_expiry(), math.ceil(reset - time.time())))
         if request.path.startswith("/api/"):
-            resp = envelope(429, "rate_limited",
-                            f"too many requests from {request.remote_addr} ({why}); retry in {wait} s")
+            resp = envelope(429, "rate_limited", say("rate_limited", caller=request.remote_addr, why=why, n=wait))
         else:
             resp = TooManyRequests(why).get_response()
         resp.headers["Retry-After"] = str(wait)

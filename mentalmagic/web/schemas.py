@@ -4,7 +4,7 @@ and the tests validate real responses against them)."""
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate, validates_schema
 
 from .. import commands
 from ..formats import FORMATS
@@ -21,13 +21,24 @@ STATUS_VALUES = ["legal", "banned", "restricted"]
 
 
 
+class Query(Strict):
+    """A query string: besides its own fields, ``lang`` (en, fr) says the language of the answer's
+    words (web/i18n.py reads it); it is no field of the query itself."""
+
+    @pre_load
+    def without_lang(self, data, **kwargs):
+        if isinstance(data, dict) and "lang" in data:
+            data = {k: v for k, v in data.items() if k != "lang"}
+        return data
+
+
 # -- inputs -------------------------------------------------------------------
-class SearchQuery(Strict):
+class SearchQuery(Query):
     q = fields.String(required=True, validate=validate.Length(min=1, max=200))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
 
 
-class _PrintedOrCost(Strict):
+class _PrintedOrCost(Query):
     printed = fields.String(validate=validate.Length(min=1, max=300))
     cost = ManaCostField(metadata={"description": "a printed cost; '' or 'none' = no mana cost"})
     format = fields.String(load_default="vintage", validate=validate.OneOf(FORMATS))
@@ -179,8 +190,13 @@ class HealthOut(Out):
 
 class ErrorBody(Schema):
     code = fields.String(required=True)
-    message = fields.String(required=True)
+    message = fields.String(required=True, metadata={
+        "description": "Worded in the request's language: ?lang=, else Accept-Language, else English."})
     rule = fields.String()
+    message_code = fields.String(metadata={
+        "description": "Which message this is (mentalmagic/messages.py); stable across languages."})
+    params = fields.Dict(metadata={
+        "description": "The values the message is built from; a nested message is {message_code, params}."})
     fields = fields.Dict()
 
 
@@ -279,7 +295,7 @@ class ActionOut(Out):
         "description": "`dry_run=1`: how the game would end (104.2a), null when it would go on"})
 
 
-class EventsQuery(Strict):
+class EventsQuery(Query):
     since = fields.Integer(validate=validate.Range(min=0), metadata={
         "description": "only the events after this seq (exclusive): a bot catching up sends the last seq it saw"})
     limit = fields.Integer(validate=validate.Range(min=1, max=10000), metadata={
@@ -302,7 +318,7 @@ class NamesOut(Out):
     names = fields.List(fields.Nested(NameOut), required=True)
 
 
-class CouldBeQuery(Strict):
+class CouldBeQuery(Query):
     player = fields.String(required=True, validate=validate.Length(min=1, max=64))
     name = fields.String(required=True, validate=validate.Length(min=1, max=300))
 
@@ -320,7 +336,7 @@ class UndoOut(Out):
     seq = fields.Integer(required=True)
 
 
-class SameNameQuery(Strict):
+class SameNameQuery(Query):
     cards = fields.String(required=True, validate=validate.Length(min=1, max=2000),
                           metadata={"description": "card ids, comma-separated"})
 
@@ -331,7 +347,7 @@ class SameNameOut(Out):
     rule = fields.String(required=True)
 
 
-class FaceUpQuery(Strict):
+class FaceUpQuery(Query):
     via = fields.String(validate=validate.OneOf(VIAS))
 
 
@@ -359,7 +375,7 @@ class LineIn(Strict):
         "description": "one line of the grammar: `ana draw 2`, `ben cast 3 as Shock`, `undo`"})
 
 
-class LineQuery(Strict):
+class LineQuery(Query):
     line = fields.String(load_default="", validate=validate.Length(max=1000))
 
 

@@ -13,12 +13,18 @@ export class ApiError extends Error {
   }
 }
 
+/** The page's language (its <html lang>): the API words its errors and reasons in it. */
+export function pageLanguage() {
+  return document.documentElement.lang || "en";
+}
+
 /** GET ``path`` under /api/v1 with ``params``; the parsed JSON, or an ApiError. Aborts pass through. */
 export async function getJSON(path, params, signal) {
   const query = params ? `?${new URLSearchParams(params)}` : "";
   let resp;
   try {
-    resp = await fetch(`${API}${path}${query}`, { signal, headers: { Accept: "application/json" } });
+    const headers = { Accept: "application/json", "Accept-Language": pageLanguage() };
+    resp = await fetch(`${API}${path}${query}`, { signal, headers });
   } catch (e) {
     if (e.name === "AbortError") throw e;
     throw new ApiError({ code: "network", message: t("error.network") }, 0);

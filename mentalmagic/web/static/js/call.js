@@ -1,10 +1,10 @@
 /* The JSON API with a bearer token and a body (games, decks), and the games this browser keeps. */
-import { API, ApiError } from "./api.js";
+import { API, ApiError, pageLanguage } from "./api.js";
 import { t } from "./i18n.js";
 
 /** ``method`` ``path`` under /api/v1; {status, body, etag}. A 304 has no body; an error throws ApiError. */
 export async function call(method, path, { token = null, body = undefined, etag = null } = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": pageLanguage() };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (etag) headers["If-None-Match"] = etag;

@@ -1,0 +1,464 @@
+"""What the core says, as data: a message is a code and its parameters; the words are made at the edge.
+
+The core never builds a sentence: it returns ``Message(code, params)`` (an error's ``said``, a
+verdict's reasons, a deck's problems). Each edge renders it in its caller's language from the one
+gettext catalogue the pages use (``web/translations/<lang>/LC_MESSAGES/messages.po``): the web
+through Flask-Babel's translations of the request, the CLI through ``translations(lang)``, which
+reads the same files with Babel and imports nothing of ``mentalmagic.web``.
+
+``WORDS`` below maps each code to its English text (the gettext msgid, marked for ``make
+messages``); a plural message is a pair chosen by its ``n`` parameter. A parameter is a value, a
+list (joined), or another ``Message`` (rendered in the same language): an advice inside a refusal.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+TRANSLATIONS = Path(__file__).resolve().parent / "web" / "translations"
+LANGUAGES = ("en", "fr")
+ENGLISH = "en"
+
+log = logging.getLogger(__name__)
+
+
+def N_(text: str) -> str:
+    """Marks a message for extraction (gettext_noop); translated when rendered."""
+    return text
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a plural message for extraction; the form is chosen by the ``n`` parameter."""
+    return singular, plural
+
+
+@dataclass(frozen=True, eq=True)
+class Message:
+    """A sentence not yet worded: ``code`` names it in ``WORDS``, ``params`` fill its placeholders."""
+
+    code: str
+    params: Mapping = field(default_factory=dict)
+
+    __hash__ = None  # type: ignore[assignment]  # params is a dict
+
+    def __str__(self) -> str:
+        """Worded in the process's language: English, unless the CLI was told otherwise (``use_language``)."""
+        return render(self, translations(_language))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def as_json(self) -> dict:
+        """The code and its parameters, nested messages as the same shape: what a bot words itself."""
+        return {"message_code": self.code, "params": {k: _json(v) for k, v in self.params.items()}}
+
+
+def say(code: str, **params) -> Message:
+    return Message(code, params)
+
+
+def _joined(code: str, items) -> Message | str:
+    items = list(items)
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        out = Message(code, {"a": item, "b": out})
+    return out
+
+
+def either(items) -> Message | str:
+    """'a or b or c', worded in the caller's language."""
+    return _joined("list.or", items)
+
+
+def both(items) -> Message | str:
+    """'a and b and c'."""
+    return _joined("list.and", items)
+
+
+def chain(items) -> Message | str:
+    """'a; b; c': several reasons in one sentence."""
+    return _joined("list.then", items)
+
+
+def _json(value):
+    if isinstance(value, Message):
+        return value.as_json()
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+def render(message: Message | str, translations=None) -> str:
+    """``message`` in the language of ``translations`` (English when None). A plain string (a
+    library's own text, e.g. marshmallow's) is returned as it is."""
+    if not isinstance(message, Message):
+        return message if message not in WORDS else render(Message(message), translations)
+    t = translations or NullTranslations()
+    words = WORDS.get(message.code)
+    if words is None:  # a code with no words is a bug the catalogue test catches; never a crash
+        log.error("message code %r has no words", message.code)
+        return message.code
+    params = {k: _word(v, t) for k, v in message.params.items()}
+    if isinstance(words, tuple):
+        text = t.ngettext(words[0], words[1], int(message.params.get("n", 1)))
+    else:
+        text = t.gettext(words)
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):  # a translation with a wrong placeholder: say it in English
+        log.error("message %r: its translation does not fit its parameters", message.code)
+        english = words[0 if message.params.get("n", 1) == 1 else 1] if isinstance(words, tuple) else words
+        return english.format(**params)
+
+
+def _word(value, t) -> str:
+    if isinstance(value, Message):
+        return render(value, t)
+    if isinstance(value, list | tuple):
+        return ", ".join(_word(v, t) for v in value)
+    return str(value)
+
+
+def compile_catalogues(root: Path = TRANSLATIONS) -> None:
+    """Compile every ``.po`` whose ``.mo`` is missing or older; a read-only install keeps its ``.mo``."""
+    for po in root.glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        try:
+            with open(po, "rb") as fh:
+                catalog = read_po(fh)
+            with open(mo, "wb") as fh:
+                write_mo(fh, catalog)
+        except OSError as e:  # the words fall back to English
+            log.warning("could not compile %s: %s", po, e)
+
+
+@cache
+def translations(lang: str | None):
+    """The catalogue of ``lang`` ("fr", "fr-CA", "en"…), read with Babel; English for anything else."""
+    primary = (lang or ENGLISH).replace("_", "-").split("-")[0].lower()
+    if primary not in LANGUAGES or primary == ENGLISH:
+        return NullTranslations()
+    compile_catalogues()
+    return Translations.load(str(TRANSLATIONS), [primary])
+
+
+def text(message: Message | str, lang: str | None = None) -> str:
+    """``message`` worded in ``lang``."""
+    return render(message, translations(lang))
+
+
+_language = ENGLISH
+
+
+def use_language(lang: str | None) -> None:
+    """The language ``str(message)`` words in for this process: the CLI's ``--lang``. The web never
+    relies on it: it words every message in its request's language."""
+    global _language
+    _language = lang or ENGLISH
+
+
+# -- the words ----------------------------------------------------------------------------------
+WORDS: dict[str, str | tuple[str, str]] = {
+    # not found
+    "card.unknown": N_("no card named '{name}' in the card pool"),
+    "card.unknown.field": N_("unknown card"),
+    "game.unknown": N_("no game '{game}'"),
+    "player.unknown": N_("no player '{player}' in this game"),
+    "player.unknown.field": N_("unknown player"),
+    "format.unknown": N_("unknown format '{name}'; choose one of {choices}"),
+    "format.unknown.field": N_("unknown format '{name}'"),
+    "deck.unknown": N_("no deck '{deck}'"),
+    "game_card.unknown": N_("no card '{card}' in this game"),
+    "game_card.unknown.field": N_("unknown card '{card}'"),
+    "field.required": N_("required"),
+    # words that join words
+    "list.or": N_("{a} or {b}"),
+    "list.and": N_("{a} and {b}"),
+    "list.then": N_("{a}; {b}"),
+    "reason.rule": N_("{reason} ({rule})"),
+    # naming (704, 705.4, 705.4a, D8)
+    "must.have": N_("have {keywords}"),
+    "must.be": N_("be a {type}"),
+    "face_up.unfit": N_("{why}: a card turned face up by {via} can't take it ({filter}; 705.4, D13(d))"),
+    "name.has": N_("{name} has {missing}"),
+    "name.not_legal_here": N_("{name} is not a legal name here"),
+    "lacks.keyword": N_("no {keywords}"),
+    "lacks.type": N_("is not a {type}"),
+    "lacks.ability": N_("not the ability asked"),
+    "face_down.wrong_via": N_("this card was cast face down via {played}: it is a {played} card, and has no {via} "
+                              "to be turned face up by (D13(d))"),
+    "face_down.wrong_via.field": N_("a {played} card has no {via}"),
+    "face_up.filter": N_("it must {must}"),
+    "face_up.any_name": N_("any name of the same cost"),
+    "face_up.free": Nn_("{n} legal name is still free, e.g. {names}", "{n} legal names are still free, e.g. {names}"),
+    "face_up.window": N_("705.4a allows only the names free when it went face down: {names}"),
+    "face_up.none": N_("no legal name remains: turning it face up without a name records the game loss (D8)"),
+    "face_down.unfit": N_("{name} has {missing}: it can't be this face-down card, which must {must} (705.4, D13(d))"),
+    "name.taken_advice": N_("{name} is already the name of another card in this game; {advice}"),
+    "name.taken.field": N_("{name} is taken"),
+    "name.already": N_("this card is already named {name}; a named card is never renamed"),
+    "name.already.field": N_("already named {name}"),
+    "name.cannot": N_("'{name}' can't be chosen"),
+    # whose colour identity (903.5c): "within Krenko's ({R})", "Krenko's is {R}"
+    "commander.whose": N_("{commander}'s"),
+    "commander.the": N_("the commander's"),
+    "name.not_a_card": N_("'{name}' is not the name of a card (or split half) in the pool"),
+    "name.cost_unknown": N_("{name} is in the pool, but the card data doesn't know its mana cost, so it can't be "
+                            "named"),
+    "name.split": N_("{card} is a split card: each half is its own name ({halves}), 704.3"),
+    "name.meld_back": N_("{card} is not a card that can be in a library (the back face of a meld pair, D4)"),
+    "card.not_in_library": N_("{card} is not a card that can be in a library"),
+    "name.back_face": N_("{name} is a face of {card}, which is named by its front face, {front} (D4)"),
+    "name.no_cost": N_("{card} offers no name with a known mana cost"),
+    "name.itself": N_("the chosen card can't be the printed card itself ({card}), D4"),
+    "cost.a_card_none": N_("a card with no mana cost"),
+    "cost.a_card": N_("a card costing {cost}"),
+    "cost.no_known": N_("no known cost"),
+    "cost.costs": N_("costs {cost}"),
+    "cost.has_none": N_("has no mana cost"),
+    "cost.none": N_("no mana cost"),
+    "name.cost_mismatch": N_("{name} {cost}, which can't match {printed}"),
+    "name.taken": N_("{name} is already the name of another card in this game"),
+    "name.cost_match": N_("{name} {cost}; {printed} can be read as {read}"),
+    "name.no_cost_match": N_("{name} has no mana cost; {printed} has no mana cost (D2)"),
+    "name.no_cost_only": N_("{name} has no mana cost, and a card with no mana cost is named only as one (D2)"),
+    "name.watched": N_("{card} is on the watch list: allowed, but watched"),
+    "identity.colourless": N_("colourless"),
+    "identity.within": N_("{name}'s colour identity is {identity}, within {whose} ({within})"),
+    "identity.unknown": N_("the card data doesn't give {name}'s colour identity, so it can't be named within {whose} "
+                           "({within})"),
+    "identity.outside": N_("{name}'s colour identity is {identity}; {whose} is {within}"),
+    "name.is_printed": N_("{name} is the printed card itself"),
+    "name.filtered": N_("{name} is not {filter} (the filter asked)"),
+    # the game's actions (actions.py)
+    "card.left_game": N_("card {card} has left the game"),
+    "library.only": Nn_("the library has only {n} card", "the library has only {n} cards"),
+    "namer.other": N_("{player} names this card ({why})"),
+    "namer.nobody": N_("nobody names this card ({why})"),
+    "namer.why.face_up": N_("its controller names a face-down card turned face up"),
+    "namer.why.turns_up": N_("its controller turns it face up"),
+    "namer.why.cast": N_("a card cast or put onto the battlefield face up"),
+    "namer.why.hand": N_("an unnamed card leaving a hand face up"),
+    "namer.why.graveyard": N_("an unnamed card put face up into a graveyard"),
+    "namer.why.face_down": N_("a card played face down from a visible zone"),
+    "namer.own_or_control": N_("a player names only cards they own or control"),
+    "namer.own_or_control_choice": N_("a player names only cards they own or control (or, with choice, a card an "
+                                      "effect has them choose among cards revealed to them, 705.5)"),
+    "name.required_face_up": N_("name this card as it turns face up; {advice}"),
+    "name.required": N_("name this card: {why} is named first"),
+    "library.no_printed": N_("no card printed '{printed}' is in the library"),
+    "library.no_printed.field": N_("not in the library"),
+    "library.cannot_draw": Nn_("can't draw {count}: the library has {n} card",
+                               "can't draw {count}: the library has {n} cards"),
+    "library.whose": N_("say whose library it leaves"),
+    "library.no_search": N_("players can't search the library (701.1a); an effect that would shuffle it cuts it "
+                            "instead (701.1b: the `shuffle` action)"),
+    "ownership.hand": N_("a card goes to its owner's hand, not another player's"),
+    "ownership.graveyard": N_("a card goes to its owner's graveyard, not another player's"),
+    "pentaland.moving": N_("a Pentaland moving between zones stays face down and unnamed"),
+    "pentaland.battlefield": N_("a Pentaland is played onto the battlefield"),
+    "pentaland.face_down": N_("a Pentaland is played face down and is never named"),
+    "pentaland.own_hand": N_("a player plays a Pentaland from their own hand"),
+    "pentaland.hidden": N_("a hidden library card can't be played as a Pentaland"),
+    "pentaland.named": N_("a named face-up card ({name}) outside a hand can't be played as a Pentaland"),
+    "pentaland.never_named": N_("a Pentaland is never named while it is one"),
+    "pentaland.not_turned_up": N_("a Pentaland is not a face-down permanent; it is not turned face up"),
+    "graveyard.face_up": N_("a card goes face up into a graveyard (only a Pentaland stays face down)"),
+    "graveyard.face_up.field": N_("not into a graveyard"),
+    "commander.no_pentaland": N_("a commander is played as itself, never as a Pentaland (D14(a))"),
+    "commander.never_named": N_("a commander is played as itself: it is never named (D14(a))"),
+    "command_zone.not_commander": N_("only a commander goes to the command zone (903.9a, 903.9b); this card is not "
+                                     "one"),
+    "command_zone.already": N_("this commander is already in the command zone"),
+    "command_zone.already.field": N_("already there"),
+    "command_zone.face_up": N_("a commander is face up in the command zone (903.6)"),
+    "command_zone.face_up.field": N_("not in the command zone"),
+    "command_zone.whose": N_("say whose commander goes to the command zone"),
+    "command_zone.owner_choice": N_("putting a commander into the command zone is its owner's choice ({player})"),
+    "commander_damage.not_commander": N_("only damage dealt by a commander is counted (903.10a); this card is not "
+                                         "one"),
+    "face_down.named_when_up": N_("a face-down card is named only as it is turned face up"),
+    "face_down.not": N_("this card is not face down"),
+    "reveal.not_hidden": N_("card {card} is not hidden: only library or hand cards are revealed"),
+    "reveal.not_hidden.field": N_("{card} is not hidden"),
+    "look.face_up": N_("card {card} is face up: everybody sees it"),
+    "look.face_up.field": N_("{card} is face up"),
+    "reveal.not_revealed": N_("card {card} is not revealed"),
+    "look.not_looked": N_("card {card} is not looked at"),
+    "player.already_left": N_("{player} has already left the game"),
+    "return.owns": N_("card {card} can't go back to its owner: {player} owns it; `returned` lists only cards the "
+                      "leaver controls through a control-changing effect (D9)"),
+    "return.owns.field": N_("{card}: the leaver owns it"),
+    "return.not_controlled": N_("card {card} can't go back to its owner: {player} doesn't control it; `returned` "
+                                "lists only cards the leaver controls through a control-changing effect (D9)"),
+    "return.not_controlled.field": N_("{card}: the leaver doesn't control it"),
+    "cut.needs_point": N_("a cut needs its point: `at` from the judge, else the service draws one"),
+    "cut.range": Nn_("a cut of a library of {n} card is made between 0 and {n} cards from the top",
+                     "a cut of a library of {n} cards is made between 0 and {n} cards from the top"),
+    "cut.range.field": N_("between 0 and {n}"),
+    "library.top_only": N_("a player takes from the library only its top card, or a card revealed or looked at by "
+                           "them; picking another is a search (701.1a)"),
+    "library.top_only.field": N_("not the top card"),
+    "brought_by.casts": N_("only the player who brought this commander ({player}) casts it from the command zone "
+                           "(D14(f))"),
+    "brought_by.command_zone": N_("only the player who brought this commander ({player}) chooses to put it into the "
+                                  "command zone (D14(f))"),
+    # who may do what (permissions.py)
+    "token.missing": N_("send Authorization: Bearer <token> (a player's or the judge's token)"),
+    "token.unknown": N_("this token belongs to no player of this game"),
+    "judge_only.undo": N_("only the judge may undo"),
+    "judge_only.reissue": N_("only the judge may reissue a token"),
+    "judge_only.end_game": N_("only the judge may end the game"),
+    "judge_only.printed_draw": N_("only the judge records which physical card was drawn"),
+    "judge_only.look": N_("only the judge records a look at another player's hidden card"),
+    "judge_only.cut_at": N_("only the judge records where the library was cut (at)"),
+    "could_be.hand_forbidden": N_("705.11 questions about a hand are for the judge and that player"),
+    "action.needs_actor": N_("an action needs a player or the judge"),
+    "action.not_a_player": N_("'{player}' is not a player of this game"),
+    "player.out": N_("{player} is no longer in the game"),
+    "player.say_which": N_("say which player this is for"),
+    "themselves.draw": N_("a player can only draw for themselves"),
+    "themselves.name": N_("a player can only name a card for themselves"),
+    "themselves.turn_up": N_("a player can only turn a card face up for themselves"),
+    "themselves.reveal": N_("a player can only reveal for themselves"),
+    "themselves.leave": N_("a player can only leave the game themselves"),
+    "themselves.cut": N_("a player can only cut the library for themselves"),
+    "move.other_hand": N_("a card in another player's hand is moved by that player (or the judge)"),
+    "move.face_down_control": N_("taking control of another player's face-down card is the judge's to record"),
+    "name.choice_unrevealed": N_("with choice, a player names only a card revealed to them (705.5, D11)"),
+    "reveal.own_hand": N_("a player reveals only the cards of their own hand"),
+    "commander_damage.who": N_("commander damage is recorded by the player dealt it, the commander's controller "
+                               "or the judge"),
+    # commanders (903, D14)
+    "commander.not_in_deck": N_("{card} is not a card that can be in a deck, so it can't be a commander (903.3)"),
+    "commander.background": N_("{card} is a Background: it can be a commander only beside one that says "
+                               "\"Choose a Background\" (903.3, D14(c))"),
+    "commander.not_legendary": N_("{card} can't be a commander: it is not a legendary creature and doesn't say it "
+                                  "can be (903.3)"),
+    "commander.twice": N_("a player's two commanders are two different cards, not {card} twice (D14(c))"),
+    "commander.pair": N_("{first} and {second} can't be commanders together: two commanders need partner on both, "
+                         "\"Partner with\" each other, the same partner group, a commander that chooses a Background "
+                         "and a Background, or Doctor's companion and a Time Lord Doctor (D14(c))"),
+    "commander.count": Nn_("a player has one commander or two partners, not {n} (D14(a), D14(c))",
+                           "a player has one commander or two partners, not {n} (D14(a), D14(c))"),
+    "commander.unknown": N_("no card named '{name}' in the card pool to be a commander"),
+    "commander.no_identity": N_("the card data doesn't give {card}'s colour identity (903.4)"),
+    "commander.wrong_format": N_("only a commander game has commanders, not {format} (D14)"),
+    "commander.wrong_format.field": N_("not in a {format} game"),
+    "commander.required": N_("each player of a commander game brings a commander (D14(a), 903.6)"),
+    # formats and the ban list (704.1, 706)
+    "format.banlist": N_("{card} is on the Mental Magic ban list ({rule})"),
+    "format.banned": N_("{card} is banned in {format}, so banned in Mental Magic {format}"),
+    "format.restricted": N_("{card} is restricted in {format}, so banned in Mental Magic {format}"),
+    "format.not_in": N_("{card} is not a card of the chosen format ({format})"),
+    # games and services
+    "game.archived": N_("this game was archived on {date} (idle or over): it can be read, not changed"),
+    "same_name.two": N_("name at least two cards"),
+    "same_name.two.field": N_("at least two card ids"),
+    "face_up.not_face_down": N_("this card is not a face-down permanent or spell"),
+    "face_up.not_face_down.field": N_("not face down"),
+    "face_up.who_asks": N_("only its controller and the judge may ask what a face-down card could be"),
+    "setup.no_player": N_("a game needs at least one player"),
+    "setup.player_ids": N_("player ids must be unique"),
+    "setup.card_ids": N_("card ids must be unique"),
+    "setup.commanders": N_("a commander is a known card of a player of the game"),
+    "setup.unknown_cards": N_("unknown cards: {cards}"),
+    "setup.invalid": N_("the game setup is not valid"),
+    "game.finished": N_("this game is finished; the judge may undo its last event to go on"),
+    "library.no_search_event": N_("players can't search the library (701.1a): no such event is recorded"),
+    "undo.nothing": N_("there is no event to undo"),
+    "name.taken_race": N_("that name was taken by another card at the same moment"),
+    "name.already_race": N_("this card was named at the same moment"),
+    "storage.failed": N_("the disk failed to sync {path} ({why}): this server process answers nothing it doesn't "
+                         "know is on disk, and takes no writes, until it is restarted"),
+    "storage.failed_now": N_("{failed}. The last write may or may not have been recorded: read the game before "
+                             "acting again"),
+    "storage.refuses": N_("the server's disk refuses writes now ({why}): nothing was recorded; retry later"),
+    "storage.disk_full": N_("the disk is full"),
+    "storage.read_only": N_("the database can't be written (read-only)"),
+    "storage.io_error": N_("the disk failed to read or write"),
+    # decks
+    "deck.empty": N_("deck '{deck}' holds no card"),
+    "deck.empty.field": N_("the deck holds no card"),
+    "deck.token_missing": N_("send Authorization: Bearer <edit_token> (given when the deck was saved)"),
+    "deck.token_wrong": N_("this token is not this deck's edit token"),
+    "deck.line_long": N_("the line is longer than {n} characters"),
+    "deck.count_alone": N_("a count without a card name"),
+    "deck.count_range": N_("the count must be between 1 and {n}, not {count}"),
+    "deck.not_text": N_("a deck list is text"),
+    "deck.not_text.field": N_("must be text"),
+    "deck.too_long": N_("the list is longer than {n} characters"),
+    "deck.too_long.field": N_("at most {n} characters"),
+    "deck.unreadable": N_("unreadable line"),
+    "deck.no_card": N_("no card named '{name}'"),
+    "deck.not_library": N_("{card} is a {layout} card, not one a library holds"),
+    "deck.too_big": N_("the deck would hold more than {n} cards ({size} before this line)"),
+    "flag.banned": N_("{card} is banned in Mental Magic: no card may be named it"),
+    "flag.watched": N_("{card} is on Mental Magic's watch list: allowed, but worth a word before the game"),
+    "flag.format_banned": N_("{card} is banned in {format}, so no card may be named it there"),
+    "flag.format_restricted": N_("{card} is restricted in {format}, so no card may be named it there"),
+    "flag.unknown_cost": N_("the card data doesn't know the cost of {faces}: no card can be named that, and the "
+                            "printed card offers only its known costs (704.1; an unknown cost is neither 'no mana "
+                            "cost' nor {{0}}, D2)"),
+    # the command line (grammar.py)
+    "grammar.not_text": N_("a command is a line of text"),
+    "grammar.too_long": N_("a command is at most {n} characters"),
+    "grammar.quote": N_("a quote (\") is not closed"),
+    "grammar.empty": N_("empty command: try `ana draw 2` or `undo`"),
+    "grammar.no_verb": N_("what does {player} do? a verb follows the player: {verbs}"),
+    "grammar.unknown_verb": N_("unknown verb '{verb}'; one of: {verbs}"),
+    "grammar.player_ambiguous": N_("'{text}' is the start of more than one player's name (players: {players})"),
+    "grammar.no_player": N_("'{text}' names no player (players: {players})"),
+    "grammar.starts_with_player": N_("a command starts with a player (or is `undo`): {why}"),
+    "grammar.expected_card": N_("expected a card (its number in `show`, or its id)"),
+    "grammar.expected_commander": N_("expected a commander (its number in `show`, or its id)"),
+    "grammar.no_card": N_("no card '{card}' in this game: use its number from `show`, or its id"),
+    "grammar.expected_cards": N_("expected cards (their numbers in `show`, or ids), or `top N`"),
+    "grammar.card_twice": N_("a card is named twice"),
+    "grammar.count": N_("expected a number of cards from 1 to {n}, not '{word}'"),
+    "grammar.name_after_as": N_("expected a name after `as`"),
+    "grammar.unexpected": N_("unexpected '{word}'"),
+    "grammar.unexpected_name": N_("unexpected '{word}': give a name with `as NAME`"),
+    "grammar.via_expected": N_("expected how after `via`: {vias}"),
+    "grammar.via_unknown": N_("unknown way '{word}': {vias}"),
+    "grammar.top_n": N_("expected `top N`: how many cards from the top of the library"),
+    "grammar.expected_printed": N_("expected the printed card drawn, or a number"),
+    "grammar.expected_name": N_("expected the name to give"),
+    "grammar.top_bottom": N_("top or bottom is for a card put into the library"),
+    "grammar.where_to": N_("expected where to: {zones}"),
+    "grammar.leave_extra": N_("unexpected '{word}': `leave` takes only `returning CARDS…`"),
+    "grammar.at_n": N_("expected `at N`: the cut, N cards from the top"),
+    "grammar.shuffle_extra": N_("unexpected '{word}': `shuffle` takes only `at N`"),
+    "grammar.damaged": N_("expected `damaged N by C`: N combat damage (1 to 1000) dealt by commander C"),
+    # the web edge
+    "invalid.fields": N_("some fields are invalid"),
+    "invalid.field": N_("{field}: {why}"),
+    "internal": N_("the arbiter failed on this request; it has been logged"),
+    "rate_limited": Nn_("too many requests from {caller} ({why}); retry in {n} s",
+                        "too many requests from {caller} ({why}); retry in {n} s"),
+    "body.json_deep": N_("the body must be JSON in UTF-8 (Content-Type: application/json), not nested too deep"),
+    "body.json_object": N_("the body must be a JSON object in UTF-8 (Content-Type: application/json)"),
+    # mana costs
+    "cost.invalid": N_("invalid mana cost: '{text}'"),
+    "cost.invalid.why": N_("invalid mana cost: '{text}' ({why})"),
+    "cost.expected_text": N_("expected text"),
+    "cost.braces": N_("write symbols in braces, e.g. {{1}}{{W}}"),
+    "cost.outside_braces": N_("text outside braces"),
+    "cost.no_symbol": N_("no symbol"),
+    "cost.too_many_symbols": N_("more than {n} symbols"),
+    "cost.long_number": N_("a number over {n} digits"),
+    "cost.unknown_symbol": N_("unknown symbol {symbol}"),
+    "cost.too_many_readings": N_("too many hybrid symbols: over {n} readings"),
+}

@@ -1,0 +1,135 @@
+"""Messages as data (issue 19): the core says codes and parameters; the catalogue words them.
+
+Every code has its French, with the same placeholders; every code the core raises is in the
+catalogue; a refusal is worded in English or French from the same ``Message``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from mentalmagic import errors
+from mentalmagic.messages import TRANSLATIONS, WORDS, Message, both, either, render, say, text, translations
+
+ROOT = Path(__file__).resolve().parent.parent / "mentalmagic"
+PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
+CODE = re.compile(r"[a-z_0-9]+(\.[a-z_0-9]+)+")
+
+
+def _placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def _catalogue():
+    with open(PO, "rb") as fh:
+        return read_po(fh)
+
+
+def test_every_message_code_has_its_french_with_the_same_placeholders():
+    catalogue = _catalogue()
+    missing, wrong = [], []
+    for code, words in WORDS.items():
+        english = words if isinstance(words, tuple) else (words,)
+        entry = catalogue.get(english[0])
+        french = entry.string if entry else None
+        french = french if isinstance(french, tuple) else (french,)
+        if entry is None or entry.fuzzy or not all(french):
+            missing.append(code)
+            continue
+        if any(_placeholders(f) != _placeholders(english[-1]) - ({"n"} - _placeholders(f)) for f in french):
+            wrong.append(code)
+    assert not missing, f"message codes with no French text: {missing}"
+    assert not wrong, f"French texts whose placeholders differ from the English: {wrong}"
+
+
+def test_no_catalogue_entry_is_empty_or_fuzzy():
+    bad = [m.id for m in _catalogue() if m.id and (m.fuzzy or not all(m.string if isinstance(m.string, tuple)
+                                                                         else (m.string,)))]
+    assert not bad
+
+
+def _error_classes() -> set[str]:
+    out, todo = set(), [errors.ArbiterError]
+    while todo:
+        cls = todo.pop()
+        out.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    import mentalmagic.decklist  # noqa: F401  (their errors subclass ArbiterError)
+    import mentalmagic.grammar  # noqa: F401
+    return out | {c.__name__ for c in _subclasses(errors.ArbiterError)}
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def _core_calls():
+    """(file, line, callee, first argument) of every call in the core that says something."""
+    # the argument that says something: the first, but for those that take a rule or a line first
+    position = {name: 0 for name in _error_classes() | {"say", "Message"}} | {"Reason": 1, "Refusal": 1, "Problem": 2}
+    for path in sorted(ROOT.rglob("*.py")):
+        if "web" in path.relative_to(ROOT).parts[:1] or path.name == "messages.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+                if name in position and len(node.args) > position[name]:
+                    yield path.name, node.lineno, name, node.args[position[name]]
+
+
+def test_the_core_says_codes_the_catalogue_has_never_sentences():
+    unknown, sentences = [], []
+    for file, line, name, arg in _core_calls():
+        for value in ([arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]):
+            if isinstance(value, ast.JoinedStr):
+                sentences.append(f"{file}:{line} {name}(f-string)")
+            elif isinstance(value, ast.Constant) and isinstance(value.value, str):
+                if CODE.fullmatch(value.value):
+                    if value.value not in WORDS:
+                        unknown.append(f"{file}:{line} {value.value}")
+                elif " " in value.value:
+                    sentences.append(f"{file}:{line} {name}({value.value!r})")
+    assert not unknown, f"codes with no words in messages.WORDS: {unknown}"
+    assert not sentences, f"the core builds sentences; give a message code instead: {sentences}"
+
+
+def test_a_refusal_is_worded_in_english_or_french_from_one_message():
+    advice = say("face_up.free", n=2, names=["Daru Lancer", "Zombie Cutthroat"])
+    e = errors.NameTaken("name.taken_advice", name="Elite Vanguard", advice=advice)
+    assert e.code == "name_taken" and e.rule == "704.2"
+    assert e.message == ("Elite Vanguard is already the name of another card in this game; "
+                         "2 legal names are still free, e.g. Daru Lancer, Zombie Cutthroat")
+    assert render(e.said, translations("fr")) == (
+        "Elite Vanguard est déjà le nom d’une autre carte de cette partie ; "
+        "2 noms permis sont encore libres, par exemple Daru Lancer, Zombie Cutthroat")
+    assert e.said.as_json() == {"message_code": "name.taken_advice", "params": {
+        "name": "Elite Vanguard",
+        "advice": {"message_code": "face_up.free", "params": {"n": 2, "names": ["Daru Lancer", "Zombie Cutthroat"]}}}}
+
+
+@pytest.mark.parametrize("n, english, french", [
+    (1, "1 legal name is still free, e.g. X", "1 nom permis est encore libre, par exemple X"),
+    (3, "3 legal names are still free, e.g. X", "3 noms permis sont encore libres, par exemple X"),
+])
+def test_plurals_come_from_the_catalogue(n, english, french):
+    m = say("face_up.free", n=n, names=["X"])
+    assert (text(m, "en"), text(m, "fr"), text(m, "fr-CA")) == (english, french, french)
+
+
+def test_words_that_join_follow_the_language():
+    assert text(either(["morph", "megamorph", "disguise"]), "fr") == "morph ou megamorph ou disguise"
+    assert text(both(["Thrasios", "Tymna"]), "en") == "Thrasios and Tymna"
+    assert text(say("list.and", a="a", b="b"), "de") == "a and b"  # a language the catalogue lacks: English
+
+
+def test_an_unknown_code_is_said_as_its_code_never_a_crash():
+    assert render(Message("no.such.code")) == "no.such.code"
