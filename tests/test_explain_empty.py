@@ -12,7 +12,8 @@ def test_the_only_matches_are_restricted_in_vintage(pool, finder):
     why = {x.name: x for x in explain_empty(pool, cost=cost)}
     assert set(why) == {"Gitaxian Probe", "Mental Misstep"}
     assert why["Mental Misstep"].rule == "706.1"
-    assert str(why["Mental Misstep"].reason) == "Mental Misstep is restricted in vintage, so banned in Mental Magic vintage"
+    assert str(why["Mental Misstep"].reason) == ("Mental Misstep is restricted in vintage, so banned in Mental "
+                                                 "Magic vintage")
 
 
 def test_the_printed_card_itself_is_named_with_704_1(pool, finder):
