@@ -3,8 +3,9 @@
 The core never builds a sentence: it returns ``Message(code, params)`` (an error's ``said``, a
 verdict's reasons, a deck's problems). Each edge renders it in its caller's language from the one
 gettext catalogue the pages use (``web/translations/<lang>/LC_MESSAGES/messages.po``): the web
-through Flask-Babel's translations of the request, the CLI through ``translations(lang)``, which
-reads the same files with Babel and imports nothing of ``mentalmagic.web``.
+through Flask-Babel's translations of the request, the CLI through ``catalogue.translations(lang)``,
+which reads the same files with Babel and imports nothing of ``mentalmagic.web``. ``render`` takes
+any gettext translations object; this module imports no library.
 
 ``WORDS`` below maps each code to its English text (the gettext msgid, marked for ``make
 messages``); a plural message is a pair chosen by its ``n`` parameter. A parameter is a value, a
@@ -16,14 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
-
-TRANSLATIONS = Path(__file__).resolve().parent / "web" / "translations"
 LANGUAGES = ("en", "fr")
 ENGLISH = "en"
 
@@ -50,8 +44,8 @@ class Message:
     __hash__ = None  # type: ignore[assignment]  # params is a dict
 
     def __str__(self) -> str:
-        """Worded in the process's language: English, unless the CLI was told otherwise (``use_language``)."""
-        return render(self, translations(_language))
+        """Worded in the process's language: English, unless the CLI was told otherwise (``use_translations``)."""
+        return render(self, _translations)
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
@@ -103,7 +97,7 @@ def render(message: Message | str, translations=None) -> str:
     library's own text, e.g. marshmallow's) is returned as it is."""
     if not isinstance(message, Message):
         return message if message not in WORDS else render(Message(message), translations)
-    t = translations or NullTranslations()
+    t = translations or _English()
     words = WORDS.get(message.code)
     if words is None:  # a code with no words is a bug the catalogue test catches; never a crash
         log.error("message code %r has no words", message.code)
@@ -129,44 +123,26 @@ def _word(value, t) -> str:
     return str(value)
 
 
-def compile_catalogues(root: Path = TRANSLATIONS) -> None:
-    """Compile every ``.po`` whose ``.mo`` is missing or older; a read-only install keeps its ``.mo``."""
-    for po in root.glob("*/LC_MESSAGES/*.po"):
-        mo = po.with_suffix(".mo")
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
-            continue
-        try:
-            with open(po, "rb") as fh:
-                catalog = read_po(fh)
-            with open(mo, "wb") as fh:
-                write_mo(fh, catalog)
-        except OSError as e:  # the words fall back to English
-            log.warning("could not compile %s: %s", po, e)
+class _English:
+    """The msgids themselves: English, with English plurals."""
+
+    @staticmethod
+    def gettext(text: str) -> str:
+        return text
+
+    @staticmethod
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
 
 
-@cache
-def translations(lang: str | None):
-    """The catalogue of ``lang`` ("fr", "fr-CA", "en"…), read with Babel; English for anything else."""
-    primary = (lang or ENGLISH).replace("_", "-").split("-")[0].lower()
-    if primary not in LANGUAGES or primary == ENGLISH:
-        return NullTranslations()
-    compile_catalogues()
-    return Translations.load(str(TRANSLATIONS), [primary])
+_translations = None
 
 
-def text(message: Message | str, lang: str | None = None) -> str:
-    """``message`` worded in ``lang``."""
-    return render(message, translations(lang))
-
-
-_language = ENGLISH
-
-
-def use_language(lang: str | None) -> None:
-    """The language ``str(message)`` words in for this process: the CLI's ``--lang``. The web never
-    relies on it: it words every message in its request's language."""
-    global _language
-    _language = lang or ENGLISH
+def use_translations(translations) -> None:
+    """The translations ``str(message)`` words in for this process: the CLI's ``--lang``. The web
+    never relies on it: it words every message in its request's language."""
+    global _translations
+    _translations = translations
 
 
 # -- the words ----------------------------------------------------------------------------------

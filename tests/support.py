@@ -40,7 +40,8 @@ def assert_envelope(response, status: int) -> dict:
     assert response.status_code == status, (response.status_code, body)
     assert set(body) == {"error"}, body
     error = body["error"]
-    assert {"code", "message"} <= error.keys() <= {"code", "message", "rule", "fields"}, error
+    assert {"code", "message"} <= error.keys() <= {"code", "message", "rule", "fields", "message_code", "params"}, error
+    assert ("message_code" in error) == ("params" in error), error  # a worded message comes with what it is made of
     assert isinstance(error["code"], str) and error["code"] and isinstance(error["message"], str) and error["message"]
     assert ErrorOut().validate(body) == {}
     if status == 409:

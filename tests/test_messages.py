@@ -15,7 +15,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from mentalmagic import errors
-from mentalmagic.messages import TRANSLATIONS, WORDS, Message, both, either, render, say, text, translations
+from mentalmagic.catalogue import TRANSLATIONS, text, translations
+from mentalmagic.messages import WORDS, Message, both, either, render, say
 
 ROOT = Path(__file__).resolve().parent.parent / "mentalmagic"
 PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"

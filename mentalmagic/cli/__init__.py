@@ -11,7 +11,8 @@ from pathlib import Path
 
 import click
 
-from ..messages import ENGLISH, LANGUAGES, use_language
+from ..catalogue import translations
+from ..messages import ENGLISH, LANGUAGES, use_translations
 from ..runtime import default_db_path
 from . import cards, database, decks, games, serve
 from .group import Group
@@ -29,7 +30,7 @@ def main(ctx, db, verbose, lang):
     ctx.ensure_object(dict)
     ctx.obj["db"] = db or default_db_path()
     ctx.obj["verbose"] = verbose
-    use_language(lang.lower())
+    use_translations(translations(lang))
 
 
 for _module in (database, cards, decks, games, serve):

@@ -18,7 +18,8 @@ from __future__ import annotations
 from flask import Flask, request
 from flask_babel import Babel
 
-from ..messages import ENGLISH, TRANSLATIONS, compile_catalogues
+from ..catalogue import TRANSLATIONS, compile_catalogues
+from ..messages import ENGLISH
 
 LANGUAGES = {"fr": "Français", "en": "English"}
 DEFAULT_LANGUAGE = "fr"
