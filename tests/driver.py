@@ -109,10 +109,10 @@ class Game:
         assert schemas.ActionOut().validate(body) == {}
         return body
 
-    def refused(self, who, status: int, code: str, rule: str | None = None, **action) -> dict:
+    def refused(self, who, status: int, code: str, rule: str | None = None, *, cites_rule=True, **action) -> dict:
         """The action is refused with ``status``/``code``/``rule``, and nothing of it is recorded."""
         before = self.record()
-        error = assert_envelope(self.act(who, **action), status)
+        error = assert_envelope(self.act(who, **action), status, cites_rule=cites_rule)
         assert error["code"] == code, error
         if rule is not None:
             assert error.get("rule") == rule, error
