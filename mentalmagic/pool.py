@@ -7,7 +7,7 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .errors import UnknownCard
@@ -29,6 +29,22 @@ class PoolInfo:
     french_known: bool = True
 
 
+def with_list_names(cards: list[Card], bans: BanList) -> list[Card]:
+    """The cards, each whose data has no French name given the one the Mental Magic list knows
+    (Illusionary Mask: Masque illusoire), so that name is found wherever a name is typed."""
+    french = {e.english_name: e.french_name for e in bans.entries
+              if e.english_name and e.french_name and fold(e.french_name) != fold(e.english_name)}
+    if not french:
+        return list(cards)
+    out = []
+    for card in cards:
+        name = french.get(card.name)
+        if name and not card.french_name and len(card.faces) == 1:
+            card = replace(card, french_name=name, faces=(replace(card.faces[0], french_name=name),))
+        out.append(card)
+    return out
+
+
 class CardPool:
     """All cards, their nameable entries, and name look-ups (English or French, any face)."""
 
@@ -41,7 +57,7 @@ class CardPool:
                 key = memo[name] = sys.intern(fold(name))  # the same object as its Nameable's key
             return key
 
-        self.cards = tuple(sorted(cards, key=lambda c: folded(c.name)))
+        self.cards = tuple(sorted(with_list_names(cards, bans), key=lambda c: folded(c.name)))
         self.bans = bans
         self.info = info
         self._exact: dict[str, Card] = {}

@@ -315,3 +315,14 @@ def test_export_then_parse_is_the_same_deck(pool, rows):
 def test_suggestions_never_break_on_odd_text(pool, text):
     d = parse_deck(text, pool)
     assert all(isinstance(s, str) and s for p in d.problems for s in p.suggestions)
+
+
+def test_a_french_name_only_the_ban_list_knows_loads_and_is_flagged_banned(pool):
+    """'Masque illusoire': the card data has no French name for Illusionary Mask, the Mental Magic
+    list does (706.4); the line loads the card and flags it, never drops it."""
+    d = parse_deck("1 Masque illusoire\n4 Shock", pool)
+    assert d.problems == () and d.counts() == {"Illusionary Mask": 1, "Shock": 4}
+    mask = _flag(d, "Illusionary Mask")
+    assert (mask.french_name, mask.mental_magic, mask.mental_magic_rule) == ("Masque illusoire", "banned", "706.4")
+    assert [rule for rule, _ in mask.reasons][:1] == ["706.4"] and "706.4" not in str(mask.reasons[0][1])
+    assert pool.lookup("masque ILLUSOIRE").name == "Illusionary Mask"
