@@ -170,7 +170,10 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         j.card(ana_wurm)
         j.action("face_up")
         expect(pg.locator("#face-up-box .mark-exception")).to_be_visible()
-        j.click(pg.locator("#face-up-box .choices button", has_text="Root Elemental"))
+        opened = pg.locator("#face-up-box .choices button", has_text="Root Elemental")
+        expect(opened).to_be_enabled()
+        expect(opened).to_contain_text("705.4a l’ouvre")  # taken by Ben, enabled only through 705.4a
+        j.click(opened)
         expect(pg.locator(f'[data-card="{ana_wurm}"] .mark-facedown')).to_have_count(0)
 
         j.at("a loss by D8 (a teammate's name, D7), then undo")
@@ -188,6 +191,13 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         j.action("cast")
         expect(pg.locator("#names")).to_contain_text("Goblin Taskmaster")
         j.card(bolt)
+        pg.locator('#card-actions [data-action="face_up"]').click()  # a look, not counted: every name is shut
+        shut = pg.locator("#face-up-box .choices button")
+        expect(shut).to_have_count(2)
+        for name, who in (("Goblin Taskmaster", "Ana"), ("Warbreak Trumpeter", "Ben")):
+            expect(shut.filter(has_text=name)).to_be_disabled()
+            expect(shut.filter(has_text=name)).to_contain_text(f"pris par {who}")
+        expect(pg.locator("#face-up-box .mark-loss")).to_contain_text("coéquipier")
         j.action("to_graveyard")
         # the loss asks first: who, why (705.4a closed by a teammate, D7), the rule; nothing is recorded yet
         expect(pg.locator("#confirm-dialog")).to_be_visible()

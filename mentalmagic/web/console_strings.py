@@ -138,12 +138,13 @@ def console_strings(_plural) -> dict[str, str]:
         "action.end_reveal": _("End the reveal"),
         "action.look": _("Look at it"),
         "action.end_look": _("End the look"),
-        "faceup.allowed": _("The names it may take now (705.4):"),
+        "faceup.allowed": _("The names that fit it (705.4); those it may take now are enabled:"),
         "faceup.exception": _("705.4a applies: every name it could take is taken, so it may take a name already "
                               "taken by an opponent."),
         "faceup.loses": _("No legal name remains: turning it face up, {name} loses the game (D8)."),
         "faceup.turn_unnamed": _("Turn it face up unnamed (game loss)"),
         "faceup.tried": _("turn face up as {name}"),
+        "faceup.opened": _("taken by {name}, an opponent, since it went face down: 705.4a opens it"),
         # issue 20: the format, the end of a game, the questions asked first, the log in words
         "game.format": _("format {format}"),
         "game.end": _("End the game"),

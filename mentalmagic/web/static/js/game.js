@@ -473,13 +473,24 @@ async function faceUpChoices(c) {
       b.addEventListener("click", () => send({ type: "turn_face_up", card: c.id, player: actorOf(c) }, t("faceup.turn_unnamed"), cardStatus));
       parts.push(b);
     }
-    const list = el("ul", { class: "choices", "aria-label": t("faceup.allowed") }, ...body.allowed.map((name) => {
-      const b = el("button", { type: "button", class: "small", text: name });
-      b.addEventListener("click", () => send({ type: "turn_face_up", card: c.id, name, player: actorOf(c) },
-        t("faceup.tried", { name }), cardStatus));
+    // every legal name: the allowed ones enabled (a taken one only because 705.4a opens it, said so),
+    // the others disabled with who took them (704.2)
+    const takers = new Map(S.names.map((n) => [fold(n.name), n.player]));
+    const allowed = new Set(body.allowed);
+    const names = [...body.allowed, ...(body.legal || []).filter((n) => !allowed.has(n))];
+    const list = el("ul", { class: "choices", "aria-label": t("faceup.allowed") }, ...names.map((name) => {
+      const by = takers.get(fold(name));
+      const open = allowed.has(name);
+      const why = by ? t(open ? "faceup.opened" : "game.taken_by", { name: playerName(by) }) : null;
+      const b = el("button", { type: "button", class: "small", text: name, disabled: !open,
+        "aria-describedby": null }, why ? el("span", { class: "mark mark-taken", text: ` ${why}` }) : null);
+      if (open) {
+        b.addEventListener("click", () => send({ type: "turn_face_up", card: c.id, name, player: actorOf(c) },
+          t("faceup.tried", { name }), cardStatus));
+      }
       return el("li", {}, b);
     }));
-    if (body.allowed.length) parts.push(el("p", { text: t("faceup.allowed") }), list);
+    if (names.length) parts.push(el("p", { text: t("faceup.allowed") }), list);
     box.replaceChildren(...parts);
   } catch (e) {
     box.replaceChildren();
