@@ -357,7 +357,7 @@ class FaceUpOut(Out):
     allowed = fields.List(fields.String(), required=True,
                           metadata={"description": "the names the controller may choose now (705.4)"})
     legal = fields.List(fields.String(), metadata={
-        "description": "every name that fits it (704.1, its via), free or taken: the taken ones not in `allowed` are shut"})
+        "description": "every name that fits it (704.1, its via), free or taken: those not in `allowed` are shut"})
     exception = fields.Boolean(required=True, metadata={"description": "705.4a applies"})
     loses = fields.Boolean(required=True, metadata={"description": "D8: no legal name remains"})
     why = fields.String(allow_none=True, metadata={
