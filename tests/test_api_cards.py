@@ -56,8 +56,8 @@ def assert_card_shape(card: dict) -> None:
 
 
 # -- /health ---------------------------------------------------------------------------------------
-def test_health_describes_the_card_source(cards_client, pool):
-    body = ok(cards_client, "/health", schemas.HealthOut())
+def test_health_describes_the_card_source(snapshot_client, pool):
+    body = ok(snapshot_client, "/health", schemas.HealthOut())
     assert body["status"] == "ok"
     assert body["card_count"] == len(pool) == 34344
     # the embedded snapshot's known gaps (cards/README.md), also listed in the page footer
@@ -93,14 +93,14 @@ def test_health_describes_the_card_source(cards_client, pool):
         ("Æther Vial", "Aether Vial"),
     ],
 )
-def test_a_card_is_found_in_english_or_french_by_any_face(cards_client, query, name):
-    body = ok(cards_client, card_url(query), schemas.CardOut())
+def test_a_card_is_found_in_english_or_french_by_any_face(snapshot_client, query, name):
+    body = ok(snapshot_client, card_url(query), schemas.CardOut())
     assert body["name"] == name
     assert_card_shape(body)
 
 
-def test_a_split_card_shows_both_halves_in_both_languages(cards_client):
-    body = ok(cards_client, card_url("Fire // Ice"), schemas.CardOut())
+def test_a_split_card_shows_both_halves_in_both_languages(client):
+    body = ok(client, card_url("Fire // Ice"), schemas.CardOut())
     assert body["french_name"] == "Feu // Glace"
     assert body["layout"] == "split"
     assert [(f["name"], f["french_name"], f["mana_cost"], f["mana_value"]) for f in body["faces"]] == [
@@ -109,11 +109,11 @@ def test_a_split_card_shows_both_halves_in_both_languages(cards_client):
     assert body["mental_magic"] is None
 
 
-def test_an_unknown_face_cost_is_null_and_no_mana_cost_is_empty(cards_client):
-    giant = ok(cards_client, card_url("Bonecrusher Giant // Stomp"), schemas.CardOut())
+def test_an_unknown_face_cost_is_null_and_no_mana_cost_is_empty(client):
+    giant = ok(client, card_url("Bonecrusher Giant // Stomp"), schemas.CardOut())
     assert giant["french_name"] is None  # unknown: printed after the French data
     assert [f["mana_cost"] for f in giant["faces"]] == ["{2}{R}", None]
-    forest = ok(cards_client, card_url("Forest"), schemas.CardOut())
+    forest = ok(client, card_url("Forest"), schemas.CardOut())
     assert forest["faces"][0]["mana_cost"] == ""
     assert forest["faces"][0]["mana_value"] == 0
 
@@ -123,12 +123,12 @@ def test_an_unknown_face_cost_is_null_and_no_mana_cost_is_empty(cards_client):
     [("Abundance", "banned"), ("Scroll Rack", "banned"), ("Liar's Pendulum", "watched"),
      ("Erayo's Essence", "watched"), ("Savannah Lions", None)],
 )
-def test_a_card_shows_its_mental_magic_status(cards_client, name, status):
-    assert ok(cards_client, card_url(name), schemas.CardOut())["mental_magic"] == status
+def test_a_card_shows_its_mental_magic_status(snapshot_client, name, status):
+    assert ok(snapshot_client, card_url(name), schemas.CardOut())["mental_magic"] == status
 
 
-def test_a_restricted_card_shows_its_legalities(cards_client):
-    body = ok(cards_client, card_url("Ancestral Recall"), schemas.CardOut())
+def test_a_restricted_card_shows_its_legalities(client):
+    body = ok(client, card_url("Ancestral Recall"), schemas.CardOut())
     assert body["legalities"]["vintage"] == "restricted"
     assert body["legalities"]["legacy"] == "banned"
 
@@ -152,8 +152,8 @@ def matches_query(card, q: str) -> bool:
         ("insectile", "Delver of Secrets // Insectile Aberration"),
     ],
 )
-def test_search_finds_prefix_and_word_matches_in_both_languages(cards_client, pool, q, expected):
-    body = ok(cards_client, "/cards", schemas.SearchOut(), q=q, limit=100)
+def test_search_finds_prefix_and_word_matches_in_both_languages(snapshot_client, pool, q, expected):
+    body = ok(snapshot_client, "/cards", schemas.SearchOut(), q=q, limit=100)
     names = [c["name"] for c in body["cards"]]
     assert expected in names
     for c in body["cards"]:
@@ -161,19 +161,19 @@ def test_search_finds_prefix_and_word_matches_in_both_languages(cards_client, po
         assert matches_query(pool.lookup(c["name"]), q), c["name"]
 
 
-def test_search_honours_the_limit_and_defaults_to_twenty(cards_client):
-    assert len(ok(cards_client, "/cards", schemas.SearchOut(), q="lion", limit=3)["cards"]) == 3
-    assert len(ok(cards_client, "/cards", schemas.SearchOut(), q="a")["cards"]) == 20
+def test_search_honours_the_limit_and_defaults_to_twenty(snapshot_client):
+    assert len(ok(snapshot_client, "/cards", schemas.SearchOut(), q="lion", limit=3)["cards"]) == 3
+    assert len(ok(snapshot_client, "/cards", schemas.SearchOut(), q="a")["cards"]) == 20
 
 
-def test_search_shows_the_split_cost_of_a_split_card(cards_client):
-    body = ok(cards_client, "/cards", schemas.SearchOut(), q="Fire // Ice", limit=1)
+def test_search_shows_the_split_cost_of_a_split_card(client):
+    body = ok(client, "/cards", schemas.SearchOut(), q="Fire // Ice", limit=1)
     assert body["cards"] == [{"name": "Fire // Ice", "french_name": "Feu // Glace", "mana_cost": "{1}{R} // {1}{U}"}]
 
 
 # -- /candidates -----------------------------------------------------------------------------------
-def test_candidates_for_a_cost_have_the_documented_shape(cards_client):
-    body = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{W}{U}")
+def test_candidates_for_a_cost_have_the_documented_shape(snapshot_client):
+    body = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{W}{U}")
     assert CANDIDATES_FIELDS <= body.keys()
     assert body["printed"] is None
     assert body["format"] == "vintage"
@@ -187,16 +187,16 @@ def test_candidates_for_a_cost_have_the_documented_shape(cards_client):
     assert names == sorted(names, key=lambda s: (s.casefold(), s))
 
 
-def test_candidates_accept_symbols_in_any_order_and_answer_in_canonical_order(cards_client):
-    a = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{U}{1}{R/W}")
-    b = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{W/R}{U}{1}")
+def test_candidates_accept_symbols_in_any_order_and_answer_in_canonical_order(client):
+    a = ok(client, "/candidates", schemas.CandidatesOut(), cost="{U}{1}{R/W}")
+    b = ok(client, "/candidates", schemas.CandidatesOut(), cost="{W/R}{U}{1}")
     assert a == b
     assert a["costs"] == sorted(a["costs"], key=lambda c: (ManaCost.parse(c).mana_value, c))
     assert set(a["costs"]) == {"{1}{U}{R}", "{1}{W}{U}"}
 
 
-def test_candidates_for_a_printed_card_include_the_printed_card(cards_client):
-    body = ok(cards_client, "/candidates", schemas.CandidatesOut(), printed="Lions des savanes")
+def test_candidates_for_a_printed_card_include_the_printed_card(client):
+    body = ok(client, "/candidates", schemas.CandidatesOut(), printed="Lions des savanes")
     assert body["printed"]["name"] == "Savannah Lions"
     assert_card_shape(body["printed"])
     assert body["costs"] == ["{W}"]
@@ -204,49 +204,49 @@ def test_candidates_for_a_printed_card_include_the_printed_card(cards_client):
 
 
 @pytest.mark.parametrize(("cost", "none"), [("", "none"), ("none", "")])
-def test_empty_cost_and_none_both_mean_no_mana_cost(cards_client, cost, none):
-    a = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost=cost)
-    assert a == ok(cards_client, "/candidates", schemas.CandidatesOut(), cost=none)
+def test_empty_cost_and_none_both_mean_no_mana_cost(client, cost, none):
+    a = ok(client, "/candidates", schemas.CandidatesOut(), cost=cost)
+    assert a == ok(client, "/candidates", schemas.CandidatesOut(), cost=none)
     assert a["costs"] == [""]
     assert {c["mana_cost"] for c in a["candidates"]} == {""}
-    zero = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{0}")
+    zero = ok(client, "/candidates", schemas.CandidatesOut(), cost="{0}")
     assert {c["mana_cost"] for c in zero["candidates"]} == {"{0}"}
 
 
-def test_limit_and_offset_page_through_the_same_list(cards_client):
-    full = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{1}{R}")["candidates"]
+def test_limit_and_offset_page_through_the_same_list(snapshot_client):
+    full = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{1}{R}")["candidates"]
     assert len(full) > 50
     pages = []
     for offset in range(0, len(full), 50):
-        body = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{1}{R}", limit=50, offset=offset)
+        body = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{1}{R}", limit=50, offset=offset)
         assert body["count"] == len(full)
         assert len(body["candidates"]) <= 50
         pages.extend(body["candidates"])
     assert pages == full
-    past = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{1}{R}", offset=len(full) + 5)
+    past = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{1}{R}", offset=len(full) + 5)
     assert past["candidates"] == [] and past["count"] == len(full)
 
 
-def test_offset_alone_skips_the_first_candidates(cards_client):
-    full = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{U}")["candidates"]
-    assert ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{U}", offset=10)["candidates"] == full[10:]
+def test_offset_alone_skips_the_first_candidates(client):
+    full = ok(client, "/candidates", schemas.CandidatesOut(), cost="{U}")["candidates"]
+    assert ok(client, "/candidates", schemas.CandidatesOut(), cost="{U}", offset=10)["candidates"] == full[10:]
 
 
-def test_the_type_filter_keeps_only_that_type(cards_client, pool):
-    body = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{1}{W}", type="creature")
+def test_the_type_filter_keeps_only_that_type(snapshot_client, pool):
+    body = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{1}{W}", type="creature")
     assert body["candidates"]
     assert all("creature" in c["type_line"].lower() for c in body["candidates"])
-    everything = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{1}{W}")
+    everything = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{1}{W}")
     assert body["count"] < everything["count"]
 
 
-def test_the_keyword_filter_keeps_only_that_keyword(cards_client, pool):
-    body = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{4}{W}{W}", keyword="morph")
+def test_the_keyword_filter_keeps_only_that_keyword(snapshot_client, pool):
+    body = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{4}{W}{W}", keyword="morph")
     names = [c["name"] for c in body["candidates"]]
     assert "Exalted Angel" in names
     for name in names:
         assert "Morph" in pool.lookup(name).front.keywords
-    both = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{4}{W}{W}", keyword="morph",
+    both = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{4}{W}{W}", keyword="morph",
               type="creature")
     assert both["candidates"] == body["candidates"]
 
@@ -256,30 +256,30 @@ def test_the_keyword_filter_keeps_only_that_keyword(cards_client, pool):
     [("vintage", "Ancestral Recall", False), ("legacy", "Brainstorm", True), ("vintage", "Brainstorm", False),
      ("all", "Ancestral Recall", True), ("pauper", "Counterspell", True), ("modern", "Counterspell", False)],
 )
-def test_the_format_decides_which_cards_are_candidates(cards_client, pool, fmt, card, present):
+def test_the_format_decides_which_cards_are_candidates(snapshot_client, pool, fmt, card, present):
     cost = str(pool.lookup(card).front.cost)
-    body = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost=cost, format=fmt)
+    body = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost=cost, format=fmt)
     assert body["format"] == fmt
     assert (card in [c["name"] for c in body["candidates"]]) is present
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_abundance_is_never_a_candidate_in_any_format(cards_client, fmt):
-    body = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{2}{G}{G}", format=fmt)
+def test_abundance_is_never_a_candidate_in_any_format(client, fmt):
+    body = ok(client, "/candidates", schemas.CandidatesOut(), cost="{2}{G}{G}", format=fmt)
     assert "Abundance" not in [c["name"] for c in body["candidates"]]
 
 
-def test_a_watched_card_is_a_candidate_flagged_watched(cards_client):
-    body = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{1}")
+def test_a_watched_card_is_a_candidate_flagged_watched(snapshot_client):
+    body = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{1}")
     flags = {c["name"]: c["watched"] for c in body["candidates"]}
     assert flags["Liar's Pendulum"] is True
     assert [n for n, w in flags.items() if w] == ["Liar's Pendulum"]
 
 
-def test_the_house_option_reads_phyrexian_mana_as_hybrid(cards_client):
-    plain = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{W/P}")
+def test_the_house_option_reads_phyrexian_mana_as_hybrid(snapshot_client):
+    plain = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{W/P}")
     assert [c["name"] for c in plain["candidates"]] == ["Marrow Shards"]
-    house = ok(cards_client, "/candidates", schemas.CandidatesOut(), cost="{W/P}", phyrexian_as_hybrid="true")
+    house = ok(snapshot_client, "/candidates", schemas.CandidatesOut(), cost="{W/P}", phyrexian_as_hybrid="true")
     assert set(house["costs"]) == {"{W}", "{2}"}
     assert {"Marrow Shards", "Savannah Lions", "Mind Stone"} <= {c["name"] for c in house["candidates"]}
 
@@ -300,8 +300,8 @@ def test_the_house_option_reads_phyrexian_mana_as_hybrid(cards_client):
         ({"cost": "{1}{U}", "name": "Nothing By This Name"}, False, ["704.1"]),
     ],
 )
-def test_check_answers_legal_and_every_reason_with_its_rule(cards_client, params, legal, rules):
-    body = ok(cards_client, "/check", schemas.CheckOut(), **params)
+def test_check_answers_legal_and_every_reason_with_its_rule(snapshot_client, params, legal, rules):
+    body = ok(snapshot_client, "/check", schemas.CheckOut(), **params)
     assert CHECK_FIELDS <= body.keys()
     assert body["legal"] is legal
     assert sorted(r["rule"] for r in body["reasons"]) == sorted(rules)
@@ -370,16 +370,16 @@ def assert_valid_openapi_3(doc: dict) -> None:
                 assert set(requirement) <= set(schemes)
 
 
-def test_the_openapi_document_is_valid_openapi_3(cards_client):
-    status, doc = get(cards_client, "/openapi.json")
+def test_the_openapi_document_is_valid_openapi_3(client):
+    status, doc = get(client, "/openapi.json")
     assert status == 200
     assert_valid_openapi_3(doc)
 
 
-def test_the_openapi_document_lists_every_api_route(cards_client, cards_app):
-    _, doc = get(cards_client, "/openapi.json")
+def test_the_openapi_document_lists_every_api_route(client, app):
+    _, doc = get(client, "/openapi.json")
     missing = []
-    for rule in cards_app.url_map.iter_rules():
+    for rule in app.url_map.iter_rules():
         if not rule.rule.startswith(API + "/") or rule.rule == API + "/openapi.json":
             continue
         path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule[len(API):])
@@ -395,8 +395,8 @@ def test_the_openapi_document_lists_every_api_route(cards_client, cards_app):
      # with game=, a 503 storage_failed when the disk failed a sync (storage/durable.py)
      ("/candidates", "CandidatesOut", ("404", "422", "503")), ("/check", "CheckOut", ("404", "422", "503"))],
 )
-def test_the_openapi_document_describes_each_cards_endpoint_with_its_schemas(cards_client, path, schema, errors):
-    _, doc = get(cards_client, "/openapi.json")
+def test_the_openapi_document_describes_each_cards_endpoint_with_its_schemas(client, path, schema, errors):
+    _, doc = get(client, "/openapi.json")
     op = doc["paths"][path]["get"]
     ok_schema = op["responses"]["200"]["content"]["application/json"]["schema"]
     assert ok_schema == {"$ref": f"#/components/schemas/{schema}"}
@@ -409,14 +409,14 @@ def test_the_openapi_document_describes_each_cards_endpoint_with_its_schemas(car
         assert props <= set(doc["components"]["schemas"][name]["properties"])
 
 
-def test_the_openapi_document_lists_the_query_arguments_of_candidates(cards_client):
-    _, doc = get(cards_client, "/openapi.json")
+def test_the_openapi_document_lists_the_query_arguments_of_candidates(client):
+    _, doc = get(client, "/openapi.json")
     params = {p["name"] for p in doc["paths"]["/candidates"]["get"]["parameters"] if p["in"] == "query"}
     assert {"printed", "cost", "format", "game", "type", "keyword", "limit", "offset"} <= params
 
 
 # -- the whole snapshot ----------------------------------------------------------------------------
-def test_every_kind_of_card_of_the_snapshot_answers_by_its_name(cards_client, pool):
+def test_every_kind_of_card_of_the_snapshot_answers_by_its_name(snapshot_client, pool):
     """Every card whose name or layout is out of the ordinary (several faces, a letter outside ASCII,
     punctuation a URL must escape) and a sample of the plain ones: one route, one lookup, so a sweep
     of the other ~30k plain names would find nothing these don't."""
@@ -427,7 +427,7 @@ def test_every_kind_of_card_of_the_snapshot_answers_by_its_name(cards_client, po
     schema = schemas.CardOut()
     wrong = []
     for card in odd + random.Random(22).sample(rest, 1500):
-        response = cards_client.get(API + card_url(card.name))
+        response = snapshot_client.get(API + card_url(card.name))
         body = response.get_json()
         if response.status_code != 200 or body["name"] != card.name or schema.validate(body):
             wrong.append((card.name, response.status_code, body))
@@ -436,7 +436,7 @@ def test_every_kind_of_card_of_the_snapshot_answers_by_its_name(cards_client, po
     assert wrong == []
 
 
-def test_no_printed_card_is_ever_its_own_candidate(cards_client, pool):
+def test_no_printed_card_is_ever_its_own_candidate(snapshot_client, pool):
     multi = [c for c in pool.cards if c.layout in ("split", "aftermath", "adventure", "modal_dfc")]
     assert len(multi) == 109 + 27 + 153 + 98
     rest = [c for c in pool.cards if c.layout not in ("split", "aftermath", "adventure", "modal_dfc")]
@@ -444,7 +444,7 @@ def test_no_printed_card_is_ever_its_own_candidate(cards_client, pool):
     schema = schemas.CandidatesOut()
     wrong = []
     for i, card in enumerate(sample):
-        response = cards_client.get(API + "/candidates?" + urlencode({"printed": card.name}))
+        response = snapshot_client.get(API + "/candidates?" + urlencode({"printed": card.name}))
         body = response.get_json()
         if response.status_code != 200:
             wrong.append((card.name, response.status_code, body))
