@@ -73,10 +73,11 @@ serve: serve-setup
 dev: serve-setup
 	$(BIN)/flask --app app run --debug --host $(HOST) --port $(PORT)
 
+# Both tiers: the core tier, then what reads the full card snapshot or drives Chromium (docs/development.md).
 test: setup browser
 	$(BIN)/python -m pytest -q
 
-# The core tier alone: in-memory cards (tests/minipool.py), no snapshot, no browser; a few seconds.
+# The core tier alone: the mini pool's cards (tests/minipool.py), no snapshot, no browser.
 test-core: setup
 	$(BIN)/python -m pytest -q -m "not snapshot"
 
