@@ -107,21 +107,75 @@ def tokens(line: str) -> list[str]:
 
 
 def parse(line: str, table: Table) -> Command | Undo:
-    """The command ``line`` asks for, for the player it names; GrammarError when it can't be read."""
+    """The command ``line`` asks for, for the player it names; GrammarError when it can't be read.
+    French verbs and words read as their English ones (``ana pioche 2``, ``ben lance 3 comme Foudre``)."""
     words = tokens(line)
     if not words:
         raise GrammarError("grammar.empty")
-    if len(words) == 1 and words[0].casefold() == "undo":
+    if len(words) == 1 and english(words[0]) == "undo":
         return Undo()
-    if len(words) == 1 and words[0].casefold() == "end":  # the judge's end of the game (issue 9)
+    if len(words) == 1 and english(words[0]) == "end":  # the judge's end of the game (issue 9)
         return EndGame()
     player, rest = _player(words, table)
     if not rest:
         raise GrammarError("grammar.no_verb", player=words[0], verbs=list(VERBS))
-    verb, args = rest[0].casefold(), rest[1:]
+    verb = english(rest[0], FRENCH_VERBS)
     if verb not in _VERBS:
         raise GrammarError("grammar.unknown_verb", verb=rest[0], verbs=list(VERBS))
-    return _VERBS[verb](_Args(args, table), player)
+    return _VERBS[verb](_Args(_english_words(verb, rest[1:]), table), player)
+
+
+# -- French: each French verb or word of a line stands for its English one -------------------------
+# Keys are folded (accents and case dropped): `pioche`, `Piocher`, `défausse`, `defausse` all read.
+FRENCH_VERBS: dict[str, str] = {
+    "pioche": "draw", "piocher": "draw", "lance": "cast", "lancer": "cast", "joue": "play", "jouer": "play",
+    "deplace": "move", "deplacer": "move", "defausse": "discard", "defausser": "discard", "exiler": "exile",
+    "renvoie": "bounce", "renvoyer": "bounce", "nomme": "name", "nommer": "name", "choisit": "choose",
+    "choisir": "choose", "retourne": "up", "retourner": "up", "revele": "reveal", "reveler": "reveal",
+    "regarde": "look", "regarder": "look", "cache": "unreveal", "fin-revelation": "end-reveal",
+    "fin-regard": "unlook", "exile": "exile", "quitte": "leave", "quitter": "leave", "melange": "shuffle", "melanger": "shuffle",
+    "blesse": "damaged", "annuler": "undo", "annule": "undo", "fin": "end", "terminer": "end",
+}
+FRENCH_WORDS: dict[str, str] = {
+    "comme": "as", "face-cachee": "face-down", "cachee": "face-down", "face-visible": "face-up",
+    "visible": "face-up", "dessus": "top", "dessous": "bottom", "vers": "to", "main": "hand",
+    "champ": "battlefield", "champ-de-bataille": "battlefield", "pile": "stack", "cimetiere": "graveyard",
+    "exil": "exile", "bibliotheque": "library", "commandement": "command", "continu": "continuous",
+    "rendant": "returning", "a": "at", "par": "by", "imprimee": "printed",
+}
+# What a French page offers for each English verb or word (accents as written).
+VERB_SHOWN: dict[str, str] = {
+    "draw": "pioche", "cast": "lance", "play": "joue", "pentaland": "pentaland", "move": "déplace",
+    "discard": "défausse", "exile": "exile", "bounce": "renvoie", "name": "nomme", "up": "retourne",
+    "reveal": "révèle", "look": "regarde", "unreveal": "cache", "unlook": "fin-regard", "leave": "quitte",
+    "choose": "choisit", "shuffle": "mélange", "damaged": "blessé", "undo": "annuler", "end": "fin",
+}
+WORD_SHOWN: dict[str, str] = {
+    "as": "comme", "via": "via", "face-down": "face-cachée", "face-up": "face-visible", "top": "dessus",
+    "bottom": "dessous", "to": "vers", "hand": "main", "battlefield": "champ", "stack": "pile",
+    "graveyard": "cimetière", "exile": "exil", "library": "bibliothèque", "command": "commandement",
+    "continuous": "continu", "returning": "rendant", "at": "à", "by": "par", "printed": "imprimée",
+}
+_NAME_VERBS = frozenset({"name", "choose"})  # the words after the card are a name, as typed
+
+
+def english(word: str, french: Mapping[str, str] = FRENCH_VERBS) -> str:
+    """The English word ``word`` stands for (itself, casefolded, when it is no French one)."""
+    return french.get(fold(word), word.casefold())
+
+
+def _english_words(verb: str, words: list[str]) -> list[str]:
+    """The words after the verb with the grammar's French words in English; a card name (after
+    `as`, `printed`, or a name verb's card) is left as typed, but for a last `via V`."""
+    out: list[str] = []
+    for i, word in enumerate(words):
+        low = english(word, FRENCH_WORDS)
+        if low in ("as", "printed"):
+            return [*out, low, *words[i + 1:]]
+        if (verb in _NAME_VERBS and i >= 1) or (verb == "draw" and not word.isdigit()):
+            return out + words[i:]
+        out.append(low if fold(word) in FRENCH_WORDS else word)
+    return out
 
 
 def player_ref(text: str, table: Table) -> str:
@@ -416,8 +470,22 @@ _CARD_VERBS = frozenset({"cast", "play", "pentaland", "move", "discard", "exile"
 _MOVE_WORDS = ("as", "via", "face-down")
 
 
-def suggest(line: str, table: Table) -> Suggestion:
-    """What may come next at the end of ``line``; never raises on what a judge may type."""
+def suggest(line: str, table: Table, lang: str = "en") -> Suggestion:
+    """What may come next at the end of ``line``, its words in ``lang`` (en, fr); never raises on
+    what a judge may type. French words typed so far read as their English ones."""
+    s = _suggest(line, table)
+    if lang != "fr" or s.kind not in ("player", "verb", "zone", "word"):
+        return s
+    every = _suggest(line[:len(line) - len(s.prefix)], table).words if s.prefix else s.words
+    shown = VERB_SHOWN if s.kind == "verb" else WORD_SHOWN
+    if s.kind == "player":
+        shown = {**{n: n for n in every}, "undo": VERB_SHOWN["undo"]}
+    key = fold(s.prefix)
+    french = (shown[w] for w in every if w in shown)
+    return Suggestion(s.kind, s.prefix, tuple(dict.fromkeys(w for w in french if fold(w).startswith(key))))
+
+
+def _suggest(line: str, table: Table) -> Suggestion:
     try:
         words = tokens(line)
     except GrammarError:
@@ -432,7 +500,8 @@ def suggest(line: str, table: Table) -> Suggestion:
         return Suggestion("", prefix)
     if len(done) == 1:
         return _starting("verb", prefix, VERBS)
-    verb, args = done[1].casefold(), [w.casefold() for w in done[2:]]
+    verb = english(done[1])
+    args = [english(w, FRENCH_WORDS) for w in _english_words(verb, done[2:])]
     if args and args[-1] == "via":
         return _starting("via", prefix, VIAS)
     if "as" in args and verb != "pentaland":  # the name runs to the end of the line

@@ -271,9 +271,9 @@ def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str, dry_run: 
     return preview(uow, game_id, caller, parsed) if dry_run else act(uow, game_id, caller, parsed)
 
 
-def suggest_line(uow: UnitOfWork, game_id: str, line: str) -> dict:
-    """What may come next at the end of ``line`` (grammar.suggest): the page's completion."""
-    s = grammar.suggest(line, grammar.Table.of(uow.games.load(game_id).setup))
+def suggest_line(uow: UnitOfWork, game_id: str, line: str, lang: str = "en") -> dict:
+    """What may come next at the end of ``line`` (grammar.suggest): the page's completion, in ``lang``."""
+    s = grammar.suggest(line, grammar.Table.of(uow.games.load(game_id).setup), lang)
     return {"kind": s.kind, "prefix": s.prefix, "words": list(s.words)}
 
 

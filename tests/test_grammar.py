@@ -248,3 +248,82 @@ def test_what_may_come_next(line, kind, prefix, words):
 @given(st.one_of(st.text(max_size=60), st.lists(WORDS, max_size=8).map(" ".join)))
 def test_a_suggestion_never_raises(line):
     assert isinstance(suggest(line, TABLE), Suggestion)
+
+
+# -- French (issue 19): the same commands in the table's language ---------------------------------------
+@pytest.mark.parametrize(("line", "english"), [
+    ("ana pioche 2", "ana draw 2"),
+    ("Ana Piocher", "ana draw"),
+    ("ana pioche Foudre", "ana draw Foudre"),
+    ("ana pioche imprimée Feu // Glace", "ana draw printed Feu // Glace"),
+    ("ben lance 3 comme Foudre", "ben cast 3 as Foudre"),
+    ("ben lance 3 comme Comme un as", "ben cast 3 as Comme un as"),  # a name is read as typed
+    ("ben lance 3 face-cachée via morph", "ben cast 3 face-down via morph"),
+    ("ana joue 4 comme Forêt", "ana play 4 as Forêt"),
+    ("cara pentaland 5", "cara pentaland 5"),
+    ("ana déplace 4 vers bibliothèque dessous", "ana move 4 to library bottom"),
+    ("ana deplace 4 cimetiere", "ana move 4 graveyard"),
+    ("ben défausse 3 comme Choc", "ben discard 3 as Choc"),
+    ("ben nomme 3 Choc", "ben name 3 Choc"),
+    ("ben choisit 3 comme Choc", "ben choose 3 as Choc"),
+    ("ana retourne 5 comme Choc via morph", "ana up 5 as Choc via morph"),
+    ("ana révèle dessus 2", "ana reveal top 2"),
+    ("ana revele 2 continu", "ana reveal 2 continuous"),
+    ("ana cache 2", "ana unreveal 2"),
+    ("ben regarde dessus 3", "ben look top 3"),
+    ("ana quitte rendant 6", "ana leave returning 6"),
+    ("ana mélange à 7", "ana shuffle at 7"),
+    ("ben blessé 7 par 10", "ben damaged 7 by 10"),
+    ("annuler", "undo"),
+    ("fin", "end"),
+])
+def test_a_french_line_reads_as_its_english_one(line, english):
+    assert parse(line, TABLE) == parse(english, TABLE)
+
+
+def test_an_unknown_french_verb_is_still_a_grammar_error_listing_the_verbs():
+    with pytest.raises(GrammarError) as e:
+        parse("ana vole 2", TABLE)
+    assert e.value.said.code == "grammar.unknown_verb"
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("ana pi", ("pioche",)),
+    ("ana déplace 4 vers cim", ("cimetière",)),
+    ("ana lance 3 ", ("comme", "via", "face-cachée")),
+    ("", ("Ana", "Ben", "Cara Mia", "annuler")),
+])
+def test_a_french_page_completes_in_french(line, words):
+    assert suggest(line, TABLE, "fr").words == words
+
+
+def test_every_french_word_offered_reads_back_as_its_english_one():
+    from mentalmagic.grammar import FRENCH_WORDS, VERB_SHOWN, WORD_SHOWN, english
+
+    assert all(english(fr) == en for en, fr in VERB_SHOWN.items())
+    assert all(english(fr, FRENCH_WORDS) == en for en, fr in WORD_SHOWN.items() if fr != en)
+
+
+def test_the_consoles_french_examples_read_as_its_english_ones():
+    """game.html's examples are catalogue messages; each French one is the same command."""
+    import re
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    import mentalmagic.web as web
+    from mentalmagic.names import fold
+
+    html = (Path(web.__file__).parent / "templates" / "game.html").read_text(encoding="utf-8")
+    examples = re.findall(r'<code>\{\{ _\("([^"]+)"\) \}\}</code>', html)
+    assert len(examples) >= 20
+    with open(Path(web.__file__).parent / "translations/fr/LC_MESSAGES/messages.po", "rb") as fh:
+        french = {m.id: m.string for m in read_po(fh)}
+    names = {"choc": "Shock", "lions des savanes": "Savannah Lions"}  # the examples' card names
+    for english in examples:
+        parsed = parse(french[english], TABLE)
+        if getattr(parsed, "name", None):
+            parsed = type(parsed)(**{**parsed.__dict__, "name": names[fold(parsed.name)]})
+        if getattr(parsed, "printed", None):
+            parsed = type(parsed)(**{**parsed.__dict__, "printed": names[fold(parsed.printed)]})
+        assert parsed == parse(english, TABLE), (english, french[english])

@@ -6,6 +6,7 @@ import threading
 import time
 
 from flask import Blueprint, current_app, jsonify, request
+from flask_babel import get_locale
 
 from .. import services
 from ..commands import Command
@@ -121,7 +122,8 @@ def line(game_id: str):
 @bp.get("/<game_id>/suggest")
 def suggest(game_id: str):
     _caller(game_id)
-    return jsonify(services.suggest_line(_uow(), game_id, _line_query.load(request.args.to_dict())["line"]))
+    line = _line_query.load(request.args.to_dict())["line"]
+    return jsonify(services.suggest_line(_uow(), game_id, line, str(get_locale() or "en")))
 
 
 @bp.post("/<game_id>/undo")
