@@ -133,8 +133,8 @@ FRENCH_VERBS: dict[str, str] = {
     "renvoie": "bounce", "renvoyer": "bounce", "nomme": "name", "nommer": "name", "choisit": "choose",
     "choisir": "choose", "retourne": "up", "retourner": "up", "revele": "reveal", "reveler": "reveal",
     "regarde": "look", "regarder": "look", "cache": "unreveal", "fin-revelation": "end-reveal",
-    "fin-regard": "unlook", "exile": "exile", "quitte": "leave", "quitter": "leave", "melange": "shuffle", "melanger": "shuffle",
-    "blesse": "damaged", "annuler": "undo", "annule": "undo", "fin": "end", "terminer": "end",
+    "fin-regard": "unlook", "exile": "exile", "quitte": "leave", "quitter": "leave", "melange": "shuffle",
+    "melanger": "shuffle", "blesse": "damaged", "annuler": "undo", "annule": "undo", "fin": "end", "terminer": "end",
 }
 FRENCH_WORDS: dict[str, str] = {
     "comme": "as", "face-cachee": "face-down", "cachee": "face-down", "face-visible": "face-up",
