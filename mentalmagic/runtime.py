@@ -25,7 +25,7 @@ from .cards import Card
 from .index import CandidateFinder
 from .pool import CardPool
 from .storage import connect
-from .storage.carddb import build_cards, is_current, read_finder, stored_source
+from .storage.carddb import SourceRefused, build_cards, is_current, read_finder, stored_source
 from .storage.failures import SAYS, Trouble, kind_of, probe, read_only
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,6 +252,10 @@ def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
         if kind_of(e) is None:
             raise
         raise unwritable(db_path, kind_of(e), _one_line(e)) from None
+    except SourceRefused as e:  # checked before anything was replaced: the tables are as they were
+        raise StartupError(f"the card file {source.path or source.label} {e}: nothing was replaced; point "
+                           "MENTALMAGIC_CARDS at a complete AtomicCards file (or the one the games were played "
+                           "with)") from None
     except CARD_FILE_ERRORS as e:
         where = source.path or source.label
         raise StartupError(f"the card file {where} is truncated or isn't an AtomicCards file ({_one_line(e)}): "

@@ -43,6 +43,25 @@ _FACE_COLUMNS = ("card_name", "position", "name", "french_name", "mana_cost", "m
                  "types", "keywords", "power", "toughness", "loyalty", "defense", "colors")
 
 
+class SourceRefused(ValueError):
+    """A card source that would leave the tables with less than they need: no card at all, or not
+    the cards the stored games were played with (issue 23). Nothing was replaced."""
+
+
+def cards_in_use(db: sqlite_utils.Database) -> set[str]:
+    """The card names the stored games rest on: their libraries and commanders, and every name taken."""
+    used: set[str] = set()
+    for (setup,) in db.conn.execute("select setup from games"):
+        d = json.loads(setup)
+        used.update(c[1] for c in d.get("library", ()))
+        used.update(c[1] for c in d.get("commanders", ()))
+    used.update(r[0] for r in db.conn.execute("select distinct name from names"))
+    used.update(r[0] for r in db.conn.execute(  # archived games keep their names only in the log
+        "select distinct json_extract(data, '$.naming.name') from events "
+        "where json_extract(data, '$.naming.name') is not null"))
+    return used
+
+
 def build_cards(db: sqlite_utils.Database, source: Source, progress=None, keep: list[Card] | None = None) -> int:
     """Replace the card tables with ``source``'s cards in one transaction; return the count.
 
@@ -73,7 +92,15 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None, keep: 
                           f["type_line"], f["text"], dumped(f["types"]), dumped(f["keywords"]),
                           f.get("power"), f.get("toughness"), f.get("loyalty"), f.get("defense"),
                           dumped(f.get("colors"))))
+    if not cards:
+        raise SourceRefused("holds no card")
+    known = {name.casefold() for name, *_ in cards} | {f[2].casefold() for f in faces}
     with transaction(db):  # all or nothing: a failed import leaves the old pool in place
+        # checked in the transaction that replaces them: no game can start meanwhile with a card it lacks
+        missing = sorted(n for n in cards_in_use(db) if n.casefold() not in known)
+        if missing:
+            raise SourceRefused(f"lacks {len(missing):,} card{'s' if len(missing) > 1 else ''} that stored games "
+                                f"use ({', '.join(missing[:5])}{', …' if len(missing) > 5 else ''})")
         db.execute("delete from faces")
         db.execute("delete from cards")
         # Plain executemany: the tables are fixed by schema.sql, and it inserts ~70k rows
