@@ -29,8 +29,8 @@ def played(tmp_path):
                      "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0"}, "--workers", "1",
                     log=tmp_path / "server.log")
     try:
-        status, game, _ = call(server.port, "POST", "/games", {"format": "all", "players": [{"name": "Ana"}, {"name": "Bob"}], "library": [
-            "Ornithopter"] * 3})
+        status, game, _ = call(server.port, "POST", "/games", {
+            "format": "all", "players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Ornithopter"] * 3})
         assert status == 201
         token = {"Authorization": f"Bearer {game['players'][0]['token']}"}
         status, drawn, _ = call(server.port, "POST", f"/games/{game['id']}/actions", {"type": "draw", "count": 1},
