@@ -161,6 +161,8 @@ def test_french_autocomplete_then_candidates(page, base_url):
 def test_autocomplete_with_the_keyboard_alone(page, base_url):
     page.goto("/")
     page.keyboard.press("Tab")  # the skip link comes first
+    page.keyboard.press("Tab")  # then the link to the judge's console (issue 20)
+    sync_api.expect(page.get_by_role("link", name="Judge's console")).to_be_focused()
     page.keyboard.press("Tab")
     box = page.locator("#name-input")
     sync_api.expect(box).to_be_focused()
