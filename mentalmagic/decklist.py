@@ -16,12 +16,11 @@ know no section header.
 
 from __future__ import annotations
 
-import difflib
 import re
-import weakref
 from dataclasses import dataclass, field
 
-from .cards import SPLIT_LAYOUTS, Card
+from .cards import Card
+from .closenames import name_variants, suggestions
 from .errors import InvalidInput, NotFound
 from .formats import FORMATS
 from .messages import Message, say
@@ -32,7 +31,7 @@ MAX_COUNT = 1000  # copies on one line
 MAX_SIZE = 2000  # cards in a deck: the most POST /games takes as a library
 MAX_LINE = 300  # characters of one line: no card name comes close
 MAX_TEXT = 200_000  # characters of a whole list (a 2,000-card list with set codes fits)
-MAX_SUGGESTED = 25  # problem lines that get suggestions (~70 ms each): a hostile list can't cost minutes
+MAX_SUGGESTED = 25  # problem lines that get suggestions (a close-name search each): a hostile list can't cost minutes
 
 # Section headers of the usual exports (MTGA, MTGO, Moxfield, deckstats...), English and French,
 # folded. A line is a header when it is one of these, optionally with "(12)" or a ':' after it.
@@ -52,8 +51,6 @@ _COUNT = re.compile(r"^(?:(\d+)\s*[xX]?\s+|(\d+)[xX]|[xX](\d+)\s+)(.*)$")  # "4 
 _TRAILING_COUNT = re.compile(r"^(.*?\S)\s+[xX](\d+)$")  # "Shock x4"
 _SB_PREFIX = re.compile(r"^(?:SB|CMDR|MB)\s*:\s*", re.IGNORECASE)  # MTGO "SB: 2 Shock"
 _HEADER_COUNT = re.compile(r"^(.*?)\s*\(\d+\)\s*:?$")  # "Creatures (12)"
-# "(M19) 156", "[M19]", "(PLST) M19-156", "*F*": what follows a name in an export, not part of it.
-_SET_SUFFIX = re.compile(r"\s+[(\[][A-Za-z0-9]{2,6}[)\]](?:\s+[A-Za-z0-9★\-]{1,12})?(?:\s+\*[A-Za-z]+\*)*$")
 _FOIL = re.compile(r"\s+\*[A-Za-z]+\*$")
 _TRAILING_COMMENT = re.compile(r"\s+#.*$")  # "4 Shock  # burn", Moxfield's "#!Removal" tags
 
@@ -122,18 +119,6 @@ def _is_header(line: str) -> bool:
         return True
     # a label ending with ':' ("Removal:") names a section; no card name ends with one
     return line.endswith(":") and not line[:1].isdigit()
-
-
-def name_variants(name: str) -> list[str]:
-    """The ways a written name may be meant: as written, without a set/collector suffix, 'Fire/Ice'."""
-    out = [name]
-    bare = _SET_SUFFIX.sub("", name).strip()
-    if bare and bare != name:
-        out.insert(0, bare)  # "Shock (M19) 156" means Shock; a name with "(...)" in it still resolves
-    for n in list(out):
-        if "/" in n and "//" not in n:
-            out.append(re.sub(r"\s*/\s*", " // ", n))
-    return out
 
 
 # -- resolution: the deck ---------------------------------------------------------------
@@ -299,54 +284,6 @@ def flags(entries, pool: CardPool) -> tuple[Flag, ...]:
         out.append(Flag(card.name, card.french_name, entry.status if entry else None,
                         entry.rule if entry else None, formats, unknown, tuple(reasons)))
     return tuple(out)
-
-
-# -- suggestions -----------------------------------------------------------------------------
-class _Names:
-    """Every name a card answers to, folded and bucketed by length for close-match search."""
-
-    def __init__(self, pool: CardPool):
-        self.shown: dict[str, str] = {}  # folded -> the name as printed (English or French)
-        for card in pool.cards:
-            if not card.in_library:
-                continue
-            # both halves of a split card; of any other card its front (a back face is no card of its own)
-            faces = card.faces if card.layout in SPLIT_LAYOUTS else card.faces[:1]
-            labels = [card.name, card.french_name, *(f.name for f in faces), *(f.french_name for f in faces)]
-            for label in labels:
-                if label:
-                    self.shown.setdefault(fold(label), label)
-        self.by_length: dict[int, list[str]] = {}
-        for key in self.shown:
-            self.by_length.setdefault(len(key), []).append(key)
-
-    def close(self, key: str, n: int) -> list[str]:
-        spread = max(2, len(key) // 4)
-        near = [k for size in range(len(key) - spread, len(key) + spread + 1) for k in self.by_length.get(size, ())]
-        return difflib.get_close_matches(key, near, n=n, cutoff=0.75)
-
-
-_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def suggestions(name: str, pool: CardPool, limit: int = 5) -> tuple[str, ...]:
-    """Names close to ``name``: misspellings (difflib on folded names, so accents don't count),
-    English or French, then names that start with it."""
-    names = _NAMES.get(pool)
-    if names is None:
-        names = _NAMES[pool] = _Names(pool)
-    out: list[str] = []
-    variants = name_variants(name)
-    if "//" in name:  # "4 Shock // burn": a trailing comment, or a split card misspelt on one side
-        variants += [half.strip() for half in name.split("//")]
-    for variant in variants:
-        key = fold(variant)
-        if not key:
-            continue
-        out += [names.shown[k] for k in names.close(key, limit)]
-        if len(key) >= 3:
-            out += [c.name for c in pool.search(key, limit) if c.in_library]
-    return tuple(dict.fromkeys(out))[:limit]
 
 
 # -- export ------------------------------------------------------------------------------------

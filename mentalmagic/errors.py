@@ -7,11 +7,14 @@ each edge words it in its caller's language. The web layer maps each family to o
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
+
 from .messages import Message, say
 
 
 class ArbiterError(Exception):
-    """Base class. ``code`` is machine-readable; ``rule`` cites RULES.md when a rule speaks;
+    """Base class. ``code`` is machine-readable; ``rule`` cites docs/rules.md when a rule speaks;
     ``said`` is the message (code and parameters); ``fields`` map a field to its messages."""
 
     code = "error"
@@ -41,10 +44,18 @@ class NotFound(ArbiterError):
 
 
 class UnknownCard(NotFound):
+    """``suggestions``: the names close to it (closenames.py), found only when asked: a refusal a
+    caller recovers from (a cost, not a name) costs no search."""
+
     code = "unknown_card"
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, suggest: Callable[[], tuple[str, ...]] | None = None):
         super().__init__("card.unknown", name=name, fields={"name": [say("card.unknown.field")]})
+        self._suggest = suggest
+
+    @cached_property
+    def suggestions(self) -> tuple[str, ...]:
+        return self._suggest() if self._suggest is not None else ()
 
 
 class UnknownGame(NotFound):

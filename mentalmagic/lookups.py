@@ -10,7 +10,7 @@ from typing import Protocol
 
 from .commander import find_commanders, identity_of
 from .errors import UnknownPlayer
-from .formats import DEFAULT_FORMAT
+from .formats import COMMANDER, DEFAULT_FORMAT
 from .game import Game
 from .index import CandidateFinder, CandidateList, CandidateQuery, Exclusion, Verdict, explain_empty
 from .mana import ManaCost
@@ -28,7 +28,8 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
     """The question, resolved: ``printed`` and ``commanders`` found by any English or French name
     (404, or 422 for a card that can't be a commander: 903.3, D14(c)). With ``game``, the game's
     format and option unless given, its taken names (704.2), and with ``player`` that player's
-    commander's identity (903.5c, D14(b); 422 for nobody of the game)."""
+    commander's identity (903.5c, D14(b); 422 for nobody of the game). Without a format, the
+    game's, else the commander format when asked within a commander's identity, else the default."""
     pool = finder.pool
     chosen = tuple(find_commanders(pool, commanders)) if commanders else ()
     taken: frozenset[str] = frozenset()
@@ -45,7 +46,7 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
     return CandidateQuery(
         printed=pool.lookup(printed) if printed is not None else None,
         cost=cost,
-        fmt=fmt or DEFAULT_FORMAT,
+        fmt=fmt or (COMMANDER if chosen else DEFAULT_FORMAT),
         phyrexian_as_hybrid=bool(phyrexian_as_hybrid),
         type_=type_,
         keyword=keyword,

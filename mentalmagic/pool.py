@@ -10,6 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from .cards import SPLIT_LAYOUTS, Card, Nameable
+from .closenames import suggestions
 from .errors import UnknownCard
 from .formats import BanList, Refusal, format_refusal
 from .names import fold
@@ -96,7 +97,7 @@ class CardPool:
         key = fold(name or "")
         card = self._exact.get(key) or self._face.get(key)
         if card is None:
-            raise UnknownCard(name)
+            raise UnknownCard(name, lambda: suggestions(name, self))
         return card
 
     def find(self, name: str) -> Card | None:

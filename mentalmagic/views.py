@@ -1,5 +1,5 @@
 """The read model: who may see which card, the questions answerable without naming (705.4,
-705.7–705.11), and the game, card, event and name views as plain dicts (API.md's shapes).
+705.7–705.11), and the game, card, event and name views as plain dicts (docs/api.md's shapes).
 
 The API, the pages and the CLI all read a game through these functions.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 import weakref
 
 from .cards import Card, Face, nonland
+from .closenames import suggestions
 from .commander import identity_of
 from .errors import UnknownCard
 from .game import Event, Game, GameSetup, GameState, commander_tax
@@ -112,7 +113,7 @@ def name_taken(state: GameState, finder: CandidateFinder, name: str) -> bool:
     """Is ``name`` (English or French) already the name of a card in this game (704.2)?"""
     entries = finder.pool.nameables_called(name)
     if not entries:
-        raise UnknownCard(name)
+        raise UnknownCard(name, lambda: suggestions(name, finder.pool))
     taken = state.names.taken_keys()
     return any(n.key in taken for n in entries)
 
@@ -138,7 +139,7 @@ def face_up_options(state: GameState, setup: GameSetup, finder: CandidateFinder,
         setup.opponents(c.namer), face_down_via=c.face_down_via, namer=c.namer)
 
 
-# -- the views: plain dicts in API.md's shapes ------------------------------------------------
+# -- the views: plain dicts in docs/api.md's shapes ------------------------------------------------
 def card_view(c: CardState, caller: Caller, pool: CardPool) -> dict:
     """One physical card as ``caller`` may see it: ``printed`` and its facts only where allowed."""
     out = {

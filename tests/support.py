@@ -41,8 +41,10 @@ def assert_envelope(response, status: int, *, cites_rule: bool = True) -> dict:
     assert response.status_code == status, (response.status_code, body)
     assert set(body) == {"error"}, body
     error = body["error"]
-    assert {"code", "message"} <= error.keys() <= {"code", "message", "rule", "fields", "message_code", "params"}, error
+    assert {"code", "message"} <= error.keys() <= {"code", "message", "rule", "fields", "message_code", "params",
+                                                   "suggestions"}, error
     assert ("message_code" in error) == ("params" in error), error  # a worded message comes with what it is made of
+    assert ("suggestions" in error) == (error["code"] == "unknown_card"), error  # did you mean: unknown cards only
     assert isinstance(error["code"], str) and error["code"] and isinstance(error["message"], str) and error["message"]
     assert ErrorOut().validate(body) == {}
     if status == 409 and cites_rule:

@@ -22,6 +22,10 @@ def test_a_mono_red_commanders_player_cant_name_counterspell(cards_client):
     assert body["reasons"] == [{"rule": "903.5c",
                                 "message": "Counterspell's colour identity is {U}; Krenko, Mob Boss's is {R}"}]
     assert body["commander"] == ["Krenko, Mob Boss"] and body["color_identity"] == ["R"]
+    assert body["format"] == "commander"  # not the default vintage: the identity is a commander game's
+    _, given = get(cards_client, "/check", cost="{U}{U}", name="Counterspell", commander="Krenko, Mob Boss",
+                   format="legacy")
+    assert given["format"] == "legacy"  # a format given is kept
 
 
 def test_a_mono_red_commanders_player_can_name_a_red_or_colourless_card(cards_client):
@@ -32,9 +36,10 @@ def test_a_mono_red_commanders_player_can_name_a_red_or_colourless_card(cards_cl
 
 
 def test_candidates_within_a_commanders_identity_leave_out_every_name_outside_it(cards_client):
-    _, everything = get(cards_client, "/candidates", cost="{R}")
+    _, everything = get(cards_client, "/candidates", cost="{R}", format="commander")
     status, red = get(cards_client, "/candidates", cost="{R}", commander="Krenko, Mob Boss")
     assert status == 200 and red["color_identity"] == ["R"]
+    assert red["format"] == "commander"  # asked within a commander's identity, without a format
     names = {c["name"] for c in red["candidates"]}
     assert "Lightning Bolt" in names and "Boros Recruit" not in names  # {R/W} is white too
     assert names < {c["name"] for c in everything["candidates"]} and red["count"] == len(names)
@@ -53,7 +58,7 @@ def test_partners_are_given_as_two_commander_parameters_and_answer_within_their_
     status, body = get(cards_client, "/candidates", printed="Fire // Ice", commander=both)
     assert status == 200 and body["commander"] == both and body["color_identity"] == ["W", "U", "B", "G"]
     names = {c["name"] for c in body["candidates"]}
-    _, unfiltered = get(cards_client, "/candidates", printed="Fire // Ice")
+    _, unfiltered = get(cards_client, "/candidates", printed="Fire // Ice", format="commander")
     assert names < {c["name"] for c in unfiltered["candidates"]}
     assert "Think Twice" in names and "Lightning Strike" not in names  # {1}{U} is in, {1}{R} red is out
     status, body = get(cards_client, "/check", printed="Fire // Ice", name="Opt", commander=both)

@@ -1,4 +1,4 @@
-"""The decks API (API.md, "Decks"): save a list, read it back, change and delete it with its
+"""The decks API (docs/api.md, "Decks"): save a list, read it back, change and delete it with its
 edit token, export it as text; every refusal in the one error envelope, nothing half-saved."""
 
 from __future__ import annotations

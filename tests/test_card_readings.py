@@ -277,3 +277,13 @@ def test_fire_ice_named_as_ice_through_the_api_on_a_pool_lacking_ices_cost(lacki
     assert [r["rule"] for r in body["reasons"]] == ["704.1", "704.1"]
     assert body["reasons"][0]["message"].startswith("the chosen card can't be the printed card itself")
     assert "doesn't know its mana cost" in body["reasons"][1]["message"]
+
+
+def test_cli_look_ups_suggest_close_names_and_refuse_an_empty_printed(cli_db):
+    for args in (["card", "Boros Guildmag"], ["candidates", "boros guildmag"], ["check", "Boros Guildmag", "Shock"]):
+        result = CliRunner().invoke(main, ["--db", cli_db, *args])
+        assert result.exit_code == 1 and "did you mean: Boros Guildmage," in result.stderr, (args, result.output)
+    result = CliRunner().invoke(main, ["--db", cli_db, "candidates", " "])
+    assert result.exit_code == 2 and "PRINTED is empty" in result.stderr  # as the API refuses printed=
+    result = CliRunner().invoke(main, ["--db", cli_db, "candidates", "Shock", "--commander", "Krenko, Mob Boss"])
+    assert " in commander, within Krenko, Mob Boss's colour identity" in result.stdout.splitlines()[0]

@@ -185,7 +185,7 @@ def test_leave_and_undo(db, game):
     ok(db, "undo", game)
     assert ok(db, "log", game) == "" and "library 9 cards" in ok(db, "show", game)
     empty = run(db, "undo", game)
-    assert empty.exit_code == 1 and empty.stderr == "error: there is no event to undo\n"
+    assert empty.exit_code == 1 and empty.stderr == "Error: there is no event to undo\n"
 
 
 def test_log_as_the_judge_and_as_a_seat(db, game):

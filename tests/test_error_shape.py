@@ -1,4 +1,4 @@
-"""The ONE error envelope (API.md, "Conventions"): every failure under /api/ answers
+"""The ONE error envelope (docs/api.md, "Conventions"): every failure under /api/ answers
 ``{"error": {"code", "message", "rule"?, "fields"?}}`` as JSON with the right status —
 never an HTML page, never a 500."""
 
@@ -30,6 +30,17 @@ def url(path: str, **params) -> str:
 def test_an_unknown_card_is_404(client, path):
     error = assert_envelope(client.get(path), 404)
     assert error["code"] == "unknown_card"
+
+
+@pytest.mark.parametrize("path", [url("/cards/Savannah Lion"), url("/candidates", printed="savanah lions"),
+                                  url("/check", printed="Savannah Lion", name="Shock")])
+def test_a_misspelt_card_name_gets_the_close_names(client, path):
+    error = assert_envelope(client.get(path), 404)
+    assert error["code"] == "unknown_card" and error["suggestions"][0] == "Savannah Lions"
+
+
+def test_a_name_close_to_nothing_gets_no_suggestion_but_still_the_key(client):
+    assert assert_envelope(client.get(url("/cards/Qzxqzxqzx")), 404)["suggestions"] == []
 
 
 @pytest.mark.parametrize("path", ["/api/v1/nothing", "/api/v1/", "/api/v1/cards/", "/api/v2/cards", "/api/"])

@@ -315,6 +315,9 @@ def test_bad_cost_and_unknown_card_show_the_error(page):
     sync_api.expect(page.locator("#status")).to_contain_text("Nosuch Cardname")
     sync_api.expect(page.locator("#name-input")).to_have_attribute("aria-invalid", "true")
 
+    page.goto("/?printed=Boros%20Guildmag")  # a misspelling: the API's close names, offered in words
+    sync_api.expect(page.locator("#status")).to_contain_text("Did you mean: Boros Guildmage")
+
     page.goto("/?cost=1RR%7BW")
     sync_api.expect(page.locator("#status")).to_contain_text("1RR{W")
 

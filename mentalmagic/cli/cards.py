@@ -9,36 +9,42 @@ import click
 from .. import lookups
 from ..commander import can_be_commander
 from ..errors import ArbiterError
+from ..formats import COMMANDER as COMMANDER_FORMAT
 from ..formats import DEFAULT_FORMAT, FORMATS
 from ..identity import identity_text
 from ..index import CandidateQuery
 from ..mana import ManaCost, ManaCostError, cost_words
-from .context import fail, runtime
+from .context import did_you_mean, fail, runtime
 
 
 def _query(rt, printed: str, **asked) -> CandidateQuery:
     """The question (lookups.candidate_query): PRINTED is a card if one is called so, else a mana
     cost ('{R/W}{R/W}', '1RR'); a --commander that can't be one fails."""
+    if not printed.strip():  # as the API refuses an empty printed: `none` is the cost of a land
+        raise click.UsageError("PRINTED is empty: give a card's name, or a mana cost (none: no mana cost)")
     try:
         name, cost = rt.pool.lookup(printed).name, None
-    except ArbiterError:
+    except ArbiterError as unknown:
         try:
             name, cost = None, ManaCost.parse(printed)
         except ManaCostError:
-            raise click.ClickException(f"no card named {printed!r}, and it isn't a mana cost either") from None
+            raise click.ClickException(f"no card named {printed!r}, and it isn't a mana cost either"
+                                       + did_you_mean(unknown)) from None
     try:
         return lookups.candidate_query(rt.finder, printed=name, cost=cost, **asked)
     except ArbiterError as e:
         fail(e)
 
 
+FORMAT = click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+                      show_default=f"{DEFAULT_FORMAT}; {COMMANDER_FORMAT} with --commander")
 COMMANDER = click.option("--commander", "commanders", multiple=True, metavar="NAME",
                          help="Only names within this commander's colour identity (903.5c); twice for partners.")
 
 
 @click.command()
 @click.argument("printed")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=DEFAULT_FORMAT, show_default=True)
+@FORMAT
 @click.option("--type", "type_", default=None, help="Only candidates of this type (e.g. creature).")
 @click.option("--keyword", default=None, help="Only candidates with this keyword (e.g. morph).")
 @click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
@@ -61,7 +67,7 @@ def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, as_json, 
         label = "A card with no mana cost" if q.cost.is_none else f"A card costing {q.cost}"
     as_ = " or ".join("a card with no mana cost" if c.is_none else c.text for c in res.costs) or "nothing known"
     within = f", within {q.whose} colour identity {identity_text(q.identity)} (903.5c)" if commanders else ""
-    click.echo(f"{label} may be named as {as_} in {fmt}{within}: {len(res.candidates)} candidates (704.1)")
+    click.echo(f"{label} may be named as {as_} in {q.fmt}{within}: {len(res.candidates)} candidates (704.1)")
     for n in res.candidates:
         mark = "  [watched 706.4a]" if rt.pool.bans.status(n.card) == "watched" else ""
         click.echo(f"  {cost_words(n.cost):<16} {n.name}{mark}")
@@ -72,7 +78,7 @@ def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, as_json, 
 @click.command()
 @click.argument("printed")
 @click.argument("name")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=DEFAULT_FORMAT, show_default=True)
+@FORMAT
 @click.option("--phyrexian-as-hybrid", is_flag=True)
 @COMMANDER
 @click.pass_context

@@ -10,12 +10,18 @@ from pathlib import Path
 
 import click
 
-from ..errors import ArbiterError
+from ..errors import ArbiterError, UnknownCard
 from ..runtime import default_db_path, load_frozen, open_runtime, stale_source
 
 
 def fail(e: Exception):
-    raise click.ClickException(str(e)) from e
+    raise click.ClickException(str(e) + did_you_mean(e)) from e
+
+
+def did_you_mean(e: Exception) -> str:
+    """The close names of an unknown card (closenames.py), as the deck commands print them."""
+    close = e.suggestions if isinstance(e, UnknownCard) else ()
+    return f" — did you mean: {', '.join(close)}?" if close else ""
 
 
 def runtime(ctx: click.Context, lacks_note: bool = True):
@@ -98,14 +104,14 @@ class Refused(click.ClickException):
     for ``storage_failed``, whose message says its outcome is unknown)."""
 
     def __init__(self, error: ArbiterError):
-        super().__init__(error.message)
+        super().__init__(error.message + did_you_mean(error))
         self.rule = error.rule
 
     def format_message(self) -> str:
         return f"refused ({self.rule}): {self.message}" if self.rule else self.message
 
     def show(self, file=None) -> None:
-        prefix = "" if self.rule else "error: "
+        prefix = "" if self.rule else "Error: "  # as click writes its own errors
         click.echo(prefix + self.format_message(), err=True)
 
 

@@ -58,7 +58,7 @@ def game_do(ctx, game_id, line, keep_going):
                 if where:
                     click.echo(where, nl=False, err=True)
                 raise e from None
-            click.echo(where + (e.format_message() if isinstance(e, Refused) else f"error: {e.format_message()}"),
+            click.echo(where + (e.format_message() if isinstance(e, Refused) else f"Error: {e.format_message()}"),
                        err=True)
             failed += 1
     ctx.exit(1 if failed else 0)

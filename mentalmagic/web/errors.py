@@ -69,7 +69,7 @@ def worded(said):
     return render(said, get_translations()) if isinstance(said, Message | str) else said
 
 
-def envelope(status: int, code: str, message: str | Message, *, rule=None, fields=None):
+def envelope(status: int, code: str, message: str | Message, *, rule=None, fields=None, suggestions=None):
     said = message if isinstance(message, Message) else None
     message, fields = _text(worded(message)), _text(worded(fields))
     body = {"code": code, "message": message}
@@ -79,6 +79,8 @@ def envelope(status: int, code: str, message: str | Message, *, rule=None, field
         body.update(_text(said.as_json()))
     if fields:
         body["fields"] = fields
+    if suggestions is not None:
+        body["suggestions"] = list(suggestions)
     resp = jsonify({"error": body})
     resp.status_code = status
     return resp
@@ -99,7 +101,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(errors.ArbiterError)
     def domain_error(e: errors.ArbiterError):
         status = next(s for cls, s in STATUS if isinstance(e, cls))
-        return envelope(status, e.code, e.said, rule=e.rule, fields=e.fields)
+        close = e.suggestions if isinstance(e, errors.UnknownCard) else None  # did you mean (docs/api.md)
+        return envelope(status, e.code, e.said, rule=e.rule, fields=e.fields, suggestions=close)
 
     @app.errorhandler(ManaCostError)
     def bad_cost(e: ManaCostError):

@@ -78,7 +78,7 @@ class CheckQuery(_PrintedOrCost):
 
 # -- outputs ------------------------------------------------------------------
 class Out(Schema):
-    """An answer: API.md lets the service add fields freely, so clients must accept unknown ones."""
+    """An answer: docs/api.md lets the service add fields freely, so clients must accept unknown ones."""
 
     class Meta:
         unknown = INCLUDE
@@ -197,14 +197,16 @@ class ErrorBody(Schema):
         "description": "Which message this is (mentalmagic/messages.py); stable across languages."})
     params = fields.Dict(metadata={
         "description": "The values the message is built from; a nested message is {message_code, params}."})
-    fields = fields.Dict()
+    suggestions = fields.List(fields.String(), metadata={
+        "description": "unknown_card: the card names closest to the one sent, English or French (may be empty)"})
+    fields = fields.Dict()  # after the others: it hides marshmallow's ``fields`` in the class body
 
 
 class ErrorOut(Schema):
     error = fields.Nested(ErrorBody, required=True)
 
 
-# -- games (API.md, "Games") -------------------------------------------------------
+# -- games (docs/api.md, "Games") -------------------------------------------------------
 class PlayerOut(Out):
     id = fields.String(required=True)
     name = fields.String(required=True)

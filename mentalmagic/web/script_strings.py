@@ -71,6 +71,7 @@ def script_strings() -> dict[str, str]:
         "status.shown": _("Showing {shown} of {total} candidates."),
         "error.label": _("Error:"),
         "error.unknown": _("something went wrong."),
+        "error.suggestions": _("Did you mean: {names}?"),
         "error.network": _("The arbiter could not be reached; check the connection and try again."),
         "error.http": _("The server answered {status}."),
         "error.bad_response": _("The server sent an answer this page cannot read."),

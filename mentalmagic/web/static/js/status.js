@@ -30,6 +30,9 @@ export class Status {
     const body = err instanceof ApiError ? err.body : { code: "page", message: String((err && err.message) || err) };
     const parts = [el("strong", { text: `${t("error.label")} ` }), body.message || t("error.unknown")];
     if (body.rule) parts.push(` (${t("rule", { rule: body.rule })})`);
+    if (Array.isArray(body.suggestions) && body.suggestions.length) { // an unknown card's close names
+      parts.push(` ${t("error.suggestions", { names: body.suggestions.join(", ") })}`);
+    }
     const items = [];
     for (const [field, value] of Object.entries(body.fields || {})) {
       const [input, label] = this.fields[field] || [null, field];
