@@ -18,7 +18,7 @@ from typing import ClassVar
 @dataclass(frozen=True, kw_only=True)
 class Command:
     type: ClassVar[str]
-    player: str | None = None  # API.md's `player`: who it is for (default: the token's player; the judge names one)
+    player: str | None = None  # docs/api.md's `player`: who it is for (default: the token's; the judge names one)
 
 
 @dataclass(frozen=True, kw_only=True)

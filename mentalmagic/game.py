@@ -213,9 +213,6 @@ class GameState:
         reserved = frozenset(printed.split(" // ")[0] for _, printed, _ in setup.commanders)
         return cls(0, cards, [cid for cid, _ in setup.library], NameRegistry(reserved=reserved), players, sides)
 
-    def clone(self) -> GameState:
-        return self._with_cards({k: c.copy() for k, c in self.cards.items()})
-
     def _with_cards(self, cards: dict[str, CardState], share_names: bool = False) -> GameState:
         new = GameState(self.seq, cards, list(self.library),
                         self.names if share_names else self.names.copy(),

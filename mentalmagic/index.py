@@ -420,8 +420,8 @@ _BY_COST_LOCK = Lock()
 
 def _every_nameable_by_cost(pool: CardPool, phyrexian_as_hybrid: bool) -> dict[ManaCost, array]:
     """Every nameable of the pool, legal or not, filed under each concrete reading of its cost (as
-    places in ``pool.nameables``): what explain_empty looks up instead of scanning 35k names (~7 ms)
-    per question. Built once per pool and option, on the first empty answer."""
+    places in ``pool.nameables``): what explain_empty looks up instead of scanning every name per
+    question. Built once per pool and option, on the first empty answer."""
     key = (id(pool), bool(phyrexian_as_hybrid))
     kept = _BY_COST.get(key)
     if kept is not None and kept[0] is pool:

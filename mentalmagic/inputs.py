@@ -103,7 +103,6 @@ _card = fields.String(required=True, validate=validate.Length(min=1, max=64))
 _cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
                      validate=[validate.Length(min=1), _distinct])
 _count = fields.Integer(strict=True, validate=validate.Range(min=1, max=500))
-_via = fields.String(validate=validate.OneOf(VIAS))
 
 
 class _Action(Strict):

@@ -1,5 +1,5 @@
 """Who may act, in one place: a token stands for a player or the judge; a player acts only for
-themselves and never peeks at a hidden card (API.md). What the rules of 702–705 then allow is
+themselves and never peeks at a hidden card (docs/api.md). What the rules of 702–705 then allow is
 actions.py's to say.
 """
 

@@ -2,7 +2,7 @@
 
 A rule set says how costs match, what the face-down land is and who may play it, which
 cards and mechanics are banned, whether a returning card is named anew and how long a
-name stays taken. ``magic-ville`` (the seed, RULES.md) is the default and answers exactly
+name stays taken. ``magic-ville`` (the seed, docs/rules.md) is the default and answers exactly
 as the arbiter always has; ``xom`` is Xom's "Async Mental Magic" (MM.txt v20181207a);
 ``magering`` is MageRing's rules of 2015. docs/rule-sets.md compares them rule by rule,
 with every source, and says what each source leaves open.

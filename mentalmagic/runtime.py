@@ -52,10 +52,10 @@ class Runtime:
 
 def load_frozen(load, *args, **kwargs):
     """``load(...)`` with the collector off, then everything it made frozen (gc.freeze): the pool
-    lives as long as the process, and no collection need walk its ~350k objects. A look-up's first
-    collection right after the load took 70 ms of 0.45 s; a server that hadn't frozen them paused
-    ~100 ms in a full collection every ~15 s under load. Forked workers also keep sharing the
-    pages (a collection would write to every object it walks)."""
+    lives as long as the process, and no collection need walk its objects: a look-up's first
+    collection right after the load, and a server's full collections under load, would pause on
+    them (docs/performance.md). Forked workers also keep sharing the pages (a collection would
+    write to every object it walks)."""
     collecting = gc.isenabled()
     gc.disable()
     try:

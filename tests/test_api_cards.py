@@ -1,4 +1,4 @@
-"""The cards API (API.md, "Conventions" and "Cards and costs"): every endpoint's status
+"""The cards API (docs/api.md, "Conventions" and "Cards and costs"): every endpoint's status
 and shape, validated with the marshmallow output schemas, and the OpenAPI document.
 
 The last tests walk the whole snapshot through the test client."""
@@ -19,7 +19,7 @@ from mentalmagic.web import schemas
 
 API = "/api/v1"
 
-# Field names API.md makes binding (more may be added, none renamed or dropped).
+# Field names docs/api.md makes binding (more may be added, none renamed or dropped).
 CARD_FIELDS = {"name", "french_name", "layout", "faces", "legalities", "mental_magic"}
 FACE_FIELDS = {"name", "french_name", "mana_cost", "mana_value", "type_line", "keywords", "text"}
 SUMMARY_FIELDS = {"name", "french_name", "mana_cost"}

@@ -1,4 +1,4 @@
-"""The games API (API.md, "Games") played over HTTP: every example of rules 702–705 of the
+"""The games API (docs/api.md, "Games") played over HTTP: every example of rules 702–705 of the
 French seed as a scenario, every refusal in the one error envelope with nothing half-applied,
 and who may see which printed card.
 
@@ -747,7 +747,7 @@ def test_a_body_over_the_size_limit_is_a_413_in_json(client):
 
 
 def test_undo_with_nothing_to_undo_is_refused_in_the_envelope(client):
-    # API.md: 422 is field validation and carries ``fields``; a refusal without a field is a 409 with its rule.
+    # docs/api.md: 422 is field validation and carries ``fields``; a refusal without a field is a 409 with its rule.
     g = Game(client, ["Shock"])
     response = client.post(f"{API}/games/{g.id}/undo", headers=g.headers(JUDGE))
     # issue 9: a conflict with the game's state, not a field (and no rule of the game to cite)

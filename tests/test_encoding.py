@@ -49,7 +49,7 @@ def test_every_candidates_answer_is_the_plain_encoding(cards_client, finder):
         assert got.status_code == 200 and got.mimetype == "application/json"
         want = plain(finder, card)
         assert got.get_json() == want, card.name
-        assert list(json.loads(got.data)) == list(want)  # API.md's field order
+        assert list(json.loads(got.data)) == list(want)  # docs/api.md's field order
         assert got.data.decode("utf-8")  # UTF-8 as is, like ensure_ascii=False
 
 

@@ -179,7 +179,7 @@ def test_naming_a_printed_card_as_any_face_of_itself_is_refused(finder, pool, pr
     ],
 )
 def test_a_single_name_card_may_be_checked_under_its_full_name(finder, name, cost, nameable):
-    """API.md: a multi-face card is found by its full name as well as by a face's."""
+    """docs/api.md: a multi-face card is found by its full name as well as by a face's."""
     verdict = finder.check(name, cost=parse(cost))
     assert verdict.legal, verdict.reasons
     assert verdict.nameable.name == nameable

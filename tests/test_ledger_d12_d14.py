@@ -1,4 +1,4 @@
-"""Issue 21's rule fixes in the core, each from the text of RULES.md: 701.1a's decision (no picking in
+"""Issue 21's rule fixes in the core, each from the text of docs/rules.md: 701.1a's decision (no picking in
 the library; a cut at 0 or at the size), D12 widened (a face-down card leaving the battlefield or the
 stack for any zone is named), D13(d)(e), D14(e)(f). The core tier: cards of tests/minipool.py."""
 

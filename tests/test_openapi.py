@@ -50,7 +50,7 @@ def test_operations_have_ids_tags_and_only_their_own_error_statuses(cards_client
     assert statuses["getCard"] == {"200", "404", "429"}  # every route is rate-limited (issue 9)
     assert "409" in statuses["undo"] and "422" not in statuses["undo"] and "401" not in statuses["createGame"]
     schemas = doc["components"]["schemas"]
-    assert schemas["GameCardOut"]["additionalProperties"] is True  # API.md: fields may be added
+    assert schemas["GameCardOut"]["additionalProperties"] is True  # docs/api.md: fields may be added
     assert schemas["EventOut"]["properties"]["at"]["format"] == "date-time"
     assert "removed" in schemas["GameCardOut"]["properties"]["zone"]["enum"]
     assert {"nullable": True, "type": "object"} in schemas["CandidatesOut"]["properties"]["printed"]["anyOf"]

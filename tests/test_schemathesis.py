@@ -43,7 +43,7 @@ def fuzz_app(tmp_path_factory, card_db_path, pool, finder):
 
 # A request valid by the document may still name what only the data knows to be wrong (a card
 # no pool holds in a library, a player id not in this game, one card id where two are needed):
-# API.md answers those 422 with `fields`, so 422 counts as a refusal the schema can't foresee.
+# docs/api.md answers those 422 with `fields`, so 422 counts as a refusal the schema can't foresee.
 CONFIG = SchemathesisConfig.from_dict({"checks": {"positive_data_acceptance": {
     "expected-statuses": ["2xx", "401", "403", "404", "409", "422"]}}})
 load_all_checks()

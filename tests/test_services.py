@@ -1,5 +1,5 @@
 """The service layer over the SQLite unit of work: typed commands in, plain views out; and the
-token reissue of API.md, through the service and through HTTP."""
+token reissue of docs/api.md, through the service and through HTTP."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The JSON API for cards and costs (API.md, "Cards and costs"): translate only."""
+"""The JSON API for cards and costs (docs/api.md, "Cards and costs"): translate only."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 """JSON at the web edge, encoded once: orjson for every response, and candidate lists kept as bytes.
 
-Profiles put half of a ``/candidates`` request in JSON encoding and a fifth in building
-per-candidate dicts (issue 8). Here each candidate's JSON is encoded once per process, a list of
-candidates once per question (costs, format, option, filters), and a request only splices
-bytes: it drops the printed card's own faces, marks the game's taken names, and cuts a page.
-``views.candidate_json`` stays the definition; the tests check the bytes against it.
+Encoding JSON and building per-candidate dicts were most of a ``/candidates`` request (profiles:
+docs/performance.md). Here each candidate's JSON is encoded once per process (once more when
+taken), a list of candidates once per question (costs, format, option, filters), and a request
+only splices bytes of ``finder.candidates()``'s result: it drops the printed card's own faces,
+takes the taken names' entries, and cuts a page. ``views.candidate_json`` stays the definition;
+the tests check the bytes against it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def _default(obj):
 
 
 class OrjsonProvider(DefaultJSONProvider):
-    """Flask's JSON through orjson: UTF-8 as is, keys in the order they are built (API.md's order)."""
+    """Flask's JSON through orjson: UTF-8 as is, keys in the order they are built (docs/api.md's order)."""
 
     default = staticmethod(_default)
 
@@ -61,9 +62,8 @@ class OrjsonProvider(DefaultJSONProvider):
 
 
 # Above this, waitress copies a body into a growing buffer of its own (and back out of it) before
-# sending it; a body handed over as a file it reads once, as it sends. Measured on this machine
-# (one waitress process, sequential requests): ~40 µs less CPU per 100 kB answer, a third of what
-# serving such an answer costs beyond a small one. /candidates answers ~100 kB on average.
+# sending it; a body handed over as a file it reads once, as it sends: less CPU for a large
+# answer such as most of /candidates' (docs/performance.md).
 FILE_BODY_BYTES = 16 << 10
 
 
@@ -83,7 +83,7 @@ def dumps(obj) -> bytes:
 
 def dumps_kept(obj) -> bytes:
     """``dumps`` for bytes kept for the life of the process: orjson's buffer holds ~2 kB however
-    short the JSON, so the kept copy is cut to size (31k candidates: 8 MB, not 124)."""
+    short the JSON, so the kept copy is cut to size (a kept list would be many times its size)."""
     return bytes(memoryview(dumps(obj)))
 
 
@@ -205,7 +205,7 @@ class Encoded:
     MAX_EXPLAINED = 20_000  # questions typed by users must not grow it forever
 
     def explained(self, key: tuple, build) -> bytes:
-        """The encoded reason list of an empty answer (``build()``: a scan of the pool, ~7 ms), once
+        """The encoded reason list of an empty answer (``build()``: a scan of the pool), once
         per question: it depends on the question alone, never on a game's taken names."""
         out = self._explained.get(key)
         if out is None:

@@ -1,4 +1,4 @@
-"""The JSON API for games (API.md, "Games"): request -> command -> service -> response, nothing more."""
+"""The JSON API for games (docs/api.md, "Games"): request -> command -> service -> response, nothing more."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def _caller(game_id: str) -> Caller:
 @bp.post("")
 def create_game():
     data = _create.load(json_body())
-    library = data["library"] if "library" in data else deck_library(data["deck"])  # API.md: "deck": id
+    library = data["library"] if "library" in data else deck_library(data["deck"])  # docs/api.md: "deck": id
     uow = _uow()
     resp = answered(uow, 201, lambda: services.create_game(uow, data["format"], data["options"], data["players"],
                                                            library, shuffle=data["shuffle"]))
@@ -85,7 +85,7 @@ def _archive_now_and_then() -> None:
 @bp.get("/<game_id>")
 def get_game(game_id: str):
     """The game as the caller sees it, with an ETag that changes with every event (and undo): a poll
-    with If-None-Match gets 304 while nothing happened (API.md)."""
+    with If-None-Match gets 304 while nothing happened (docs/api.md)."""
     caller = _caller(game_id)
     version, view = services.game_versioned(_uow(), game_id, caller, lambda v: _etag(game_id, v, caller)
                                             in request.if_none_match)

@@ -108,7 +108,7 @@ def build_spec() -> dict:
         title="Mental Magic arbiter",
         version=__version__,
         openapi_version="3.0.3",
-        info={"description": "The HTTP contract bots rely on (API.md). Errors always use ErrorOut."},
+        info={"description": "The HTTP contract bots rely on (docs/api.md). Errors always use ErrorOut."},
         servers=[{"url": "/api/v1"}],
         plugins=[plugin],
     )

@@ -1,6 +1,6 @@
 """What a request's raw text loaded to, remembered: bots send the same questions and the same
-actions turn after turn, and marshmallow's load was a third of /candidates' own work and about
-a sixth of an action's (issue 8). Only what loaded is kept (a refusal raises before ``keep``), and only
+actions turn after turn, and marshmallow's load was a large part of /candidates' own work and
+of an action's (docs/performance.md). Only what loaded is kept (a refusal raises before ``keep``), and only
 short texts, so the memory it takes is bounded."""
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ def card_summary(card: Card) -> dict:
 
 
 def candidate_json(n: Nameable, taken: bool, watched: bool) -> dict:
-    """One candidate (API.md). The /candidates route sends it encoded once (encoding.py)."""
+    """One candidate (docs/api.md). The /candidates route sends it encoded once (encoding.py)."""
     return {
         "name": n.name,
         "french_name": n.french_name,

@@ -2,7 +2,7 @@
 
 waitress answers some requests before the app sees them: a body past ``max_request_body_size``
 (413), headers past ``max_request_header_size`` (431), a request it can't read (400), a transfer
-encoding it doesn't know (501). Its answer is plain text; API.md promises the envelope for every
+encoding it doesn't know (501). Its answer is plain text; docs/api.md promises the envelope for every
 status on every route, so its error task is replaced by one that writes the envelope.
 """
 

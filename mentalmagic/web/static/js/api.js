@@ -1,9 +1,9 @@
-/* The JSON API client (/api/v1, API.md): one GET helper and the error it throws. */
+/* The JSON API client (/api/v1, docs/api.md): one GET helper and the error it throws. */
 import { t } from "./i18n.js";
 
 export const API = "/api/v1";
 
-/** An answer in API.md's error envelope ({code, message, rule?, fields?}), or a network failure. */
+/** An answer in docs/api.md's error envelope ({code, message, rule?, fields?}), or a network failure. */
 export class ApiError extends Error {
   constructor(body, status) {
     super(body.message || "error");
