@@ -1,8 +1,8 @@
 """A games connection's commits made durable after the writer lock, not inside it (issue 8).
 
 With ``synchronous=FULL``, SQLite fsyncs the WAL inside COMMIT, so the fsync was part of what
-writers queued for: with eight bots acting at once, ~0.35 ms of the ~0.65 ms each held the
-writer lock (storage/writelock.py). Where it can, a games connection commits with
+writers queued for: with eight bots acting at once, about half of the time each held the writer
+lock (storage/writelock.py; the figures in docs/performance.md). Where it can, a games connection commits with
 ``synchronous=NORMAL`` instead (the WAL is written, not yet synced: SQLite documents WAL with
 NORMAL as safe from corruption, only not durable), and the store calls ``fdatasync`` on the WAL:
 
@@ -10,8 +10,8 @@ NORMAL as safe from corruption, only not durable), and the store calls ``fdatasy
   answered, whether the action landed or was refused (a refusal may rest on what another
   writer committed an instant before);
 - before a read outside a unit of work shows a game at a version this process hasn't seen
-  synced (the first read after another process's write: ~75 µs in process when that write's
-  own sync is done, ~0.5 ms through HTTP on the bench's machine; the rest of it when not).
+  synced (the first read after another process's write: little when that write's own sync is
+  done, the rest of it when not).
 
 ``fdatasync`` flushes the whole file, so every frame written before its own too (the WAL is
 appended in order): what an answer shows, and what it rests on, is on disk when it is sent,

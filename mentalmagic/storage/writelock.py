@@ -3,8 +3,7 @@ other processes, with waiters woken the moment the writer is done.
 
 SQLite lets one transaction write at a time; a second ``BEGIN IMMEDIATE`` waits in SQLite's
 busy handler, which polls with sleeps of 1, 2, 5 … up to 100 ms. With several bots acting at
-once, that polling, not the work, set the pace: eight bots on one server got ~960 actions/s
-between them with a p99 of 106 ms (README, "What makes the games cheap"). Taking this lock
+once, that polling, not the work, set the pace, with a long tail of waits (docs/performance.md). Taking this lock
 before ``BEGIN IMMEDIATE`` queues the writers in the kernel instead: a thread lock, then
 ``flock`` on a file beside the database, which the kernel releases if its process dies, so a
 killed worker never leaves it held.

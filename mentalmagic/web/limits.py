@@ -12,9 +12,9 @@ says so in the log) rather than failing them.
 
 Why ``limits`` itself and not Flask-Limiter, its Flask extension (which this module used until
 issue 8's last round): Flask-Limiter decides on every request which of its limits apply to the
-route (defaults, blueprints, decorators, exemptions), ~100 µs of CPU a request (in process,
-/health 61 -> 161 µs with the limits on); these two limits need none of that, and counting
-with ``limits`` directly costs ~5 µs (README, "Limits and logs").
+route (defaults, blueprints, decorators, exemptions), which cost more CPU than the route itself
+did for /health; these two limits need none of that, and counting with ``limits`` directly costs
+a small part of it (docs/performance.md).
 """
 
 from __future__ import annotations

@@ -73,11 +73,10 @@ def pinned_cores(settings: Settings | None, workers: int) -> list[int]:
     off, for a single worker, where the system can't pin a process (macOS, Windows), or on a
     single core.
 
-    Measured, not derived: on two cores, three waitress workers kept one a core in turn did 1-14 %
-    more actions with eight bots than the same three left to the scheduler (median +9 %, side by
-    side, eight rounds, either first), one bot 5-11 %; an action took ~700-730 us of the server's
-    CPU against ~810-960, and /health answered 27-33 % more. Left free, a worker's threads wake on
-    whichever core is free, away from the caches they filled (README, "Serving")."""
+    Measured, not derived: on two cores, workers kept one a core in turn did more actions, with
+    less of the server's CPU an action, and /health answered more than the same workers left to
+    the scheduler (docs/performance.md). Left free, a worker's threads wake on whichever core is
+    free, away from the caches they filled."""
     if not (settings and settings.pin_workers) or workers < 2 or not hasattr(os, "sched_setaffinity"):
         return []
     cpus = sorted(os.sched_getaffinity(0))
@@ -224,7 +223,8 @@ def serve_waitress(app: Flask, host: str, port: int, threads: int = THREADS_PER_
     half-open client holds a socket, never a thread: with 120 half-open connections open,
     /health still answers (tests/test_serving.py). gunicorn's gthread workers hand a connection
     to a thread as soon as its first bytes arrive, and a handful of unfinished requests starve
-    them (measured here: no answer in 15 s); so several waitress processes are the default.
+    them (measured: no answer for many seconds, docs/performance.md); so several waitress
+    processes are the default.
     """
     from waitress.server import create_server
 
