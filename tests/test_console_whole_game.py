@@ -293,6 +293,12 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         expect(pg.locator("#name-listbox")).to_be_visible()
         expect(pg.get_by_role("option", name=re.compile("Boomerang"))).to_have_count(0)  # blue: not Mayael's
         j.key("#name-input", "Escape")
+        j.click("#outside-check")  # asked: the others, apart and shut
+        j.type("#name-input", "Boomera")
+        apart = pg.get_by_role("option", name=re.compile("Boomerang"))
+        expect(apart).to_have_attribute("aria-disabled", "true")
+        expect(apart).to_contain_text("903.5c")
+        j.key("#name-input", "Escape")
 
         j.at("a Commander game to 21")
         j.card(krenko)  # Commander from clicks alone: cast with its tax (903.8)

@@ -200,6 +200,8 @@ def console_strings(_plural) -> dict[str, str]:
         "damage.tried": _("{n} combat damage from {commander} to {name}"),
         "action.cast_commander": _("Cast from the command zone (tax {tax})"),
         "action.to_command": _("To the command zone ({rule})"),
+        "name.outside": _("outside the commander's colour identity (903.5c)"),
+        "name.outside_why": _("{name} is outside the colour identity of this player's commander (903.5c)."),
         "name.taken_why": _("{name} is taken by {who} (704.2): choose another name."),
         "panel.table_face_down": _("What the table sees (708.2): a face-down 2/2 creature with no name, colourless, "
                                    "mana value 0."),

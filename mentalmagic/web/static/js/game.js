@@ -406,6 +406,7 @@ function renderPanel() {
   }
   const inHidden = c.zone === "hand" || c.zone === "library";
   // a name is asked for where an action here may take one: cast, play, resolve, name
+  $("outside-field").hidden = S.game.format !== "commander";
   $("name-input").closest(".field").hidden = !(c.printed && !c.named_as && !c.commander && !(c.face_down && !inHidden))
     || (seat() && ![c.owner, c.controller].includes(seat()));
   const acts = [];
@@ -502,14 +503,19 @@ async function faceUpChoices(c) {
 async function candidates(cardId) {
   const c = cardById(cardId);
   if (!c || !c.printed) return null;
-  if (S.cands && S.cands.id === cardId && S.cands.seq === S.game.seq) return S.cands.list;
+  const outside = $("outside-check").checked;
+  if (S.cands && S.cands.id === cardId && S.cands.seq === S.game.seq && S.cands.outside === outside) return S.cands.list;
   const params = { printed: c.printed, game: GAME, format: S.game.format };
-  if (S.game.format === "commander") params.player = actorOf(c); // within the namer's identity (903.5c)
   if (S.game.options && S.game.options.phyrexian_as_hybrid) params.phyrexian_as_hybrid = "true";
-  const body = await getJSON("/candidates", params);
+  const commander = S.game.format === "commander";
+  // within the namer's identity (903.5c); the others only when asked, after them and shut
+  const [body, all] = await Promise.all([getJSON("/candidates", commander ? { ...params, player: actorOf(c) } : params),
+    commander && outside ? getJSON("/candidates", params) : null]);
   const takers = new Map(S.names.map((n) => [fold(n.name), n.player]));
-  const list = body.candidates.map((k) => ({ ...k, takenBy: k.taken ? takers.get(fold(k.name)) : null }));
-  S.cands = { id: cardId, seq: S.game.seq, list };
+  const within = new Set(body.candidates.map((k) => k.name));
+  const apart = all ? all.candidates.filter((k) => !within.has(k.name)).map((k) => ({ ...k, outside: true })) : [];
+  const list = [...body.candidates, ...apart].map((k) => ({ ...k, takenBy: k.taken ? takers.get(fold(k.name)) : null }));
+  S.cands = { id: cardId, seq: S.game.seq, outside, list };
   return list;
 }
 
@@ -524,7 +530,8 @@ function candidateOption(k) {
   return [el("span", { class: "opt-names" }, el("span", { class: "opt-name", text: localName(k) }),
     lang === "fr" && k.french_name ? el("span", { class: "opt-fr", lang: "en", text: k.name }) : null),
   manaCost(k.mana_cost, { short: true }),
-  k.taken ? el("span", { class: "mark mark-taken", text: t("game.taken_by", { name: playerName(k.takenBy) }) }) : null];
+  k.taken ? el("span", { class: "mark mark-taken", text: t("game.taken_by", { name: playerName(k.takenBy) }) }) : null,
+  k.outside ? el("span", { class: "mark mark-taken", text: t("name.outside") }) : null];
 }
 
 const nameBox = new Combobox($("name-input"), $("name-listbox"), {
@@ -532,8 +539,9 @@ const nameBox = new Combobox($("name-input"), $("name-listbox"), {
   render: candidateOption,
   onChoose: (k) => { $("name-input").value = k.name; },
   // a taken name can't be given again (704.2); 705.4a opens some only as a face-down card turns up
-  disabled: (k) => k.taken,
-  onDisabled: (k) => cardStatus.show(t("name.taken_why", { name: localName(k), who: playerName(k.takenBy) }), "error"),
+  disabled: (k) => k.taken || k.outside,
+  onDisabled: (k) => cardStatus.show(k.outside ? t("name.outside_why", { name: localName(k) })
+    : t("name.taken_why", { name: localName(k), who: playerName(k.takenBy) }), "error"),
   onEnter: () => {},
   onError: (e) => cardStatus.error(e),
 });
