@@ -38,6 +38,22 @@ def test_a_generic_number_larger_than_any_printed_one_is_a_422(client, cost):
         assert "over 7 digits" in error["fields"]["cost"][0]
 
 
+@pytest.mark.parametrize("query", ["since=9223372036854775808", "since=2147483648", "limit=10001",
+                                   "since=-1", "limit=0"])
+def test_an_integer_past_its_bounds_in_a_query_is_a_422(client, game, query):
+    """Past SQLite's 64 bits `since` was a 500 (OverflowError, issue 23): every integer is bounded."""
+    gid, ana = game
+    error = assert_envelope(client.get(f"{API}/games/{gid}/events?{query}", headers=ana), 422)
+    assert query.split("=")[0] in error["fields"]
+
+
+@pytest.mark.parametrize("query", ["offset=9223372036854775808", "limit=101", "offset=-1"])
+def test_an_offset_or_limit_past_its_bounds_is_a_422(client, query):
+    path = "candidates?printed=Shock&" if "offset" in query else "cards?q=sh&"
+    error = assert_envelope(client.get(f"{API}/{path}{query}"), 422)
+    assert query.split("=")[0] in error["fields"]
+
+
 @pytest.mark.parametrize("kind", [["draw"], {"draw": 1}, None, 7])
 def test_an_action_type_that_isnt_text_is_a_422_on_the_type_field(client, game, kind):
     gid, ana = game

@@ -191,6 +191,26 @@ def test_the_access_log_never_writes_a_token(logged, game):
     assert f"game={gid}" in text  # a game id is not a secret: the judge needs it
 
 
+@pytest.mark.parametrize("where", [
+    "/api/v1/games/{gid}%23token={token}",  # a player's link with its '#' encoded (issue 23)
+    "/api/v1/games/{token}.json",
+    "/api/v1/games/{gid}/Bearer%20{token}",
+    "/api/v1/games/{gid}%2523token%253D{token}",  # encoded twice
+    "/api/v1/games/{gid}/%{hex}",  # every character of the token encoded, then the '%' again
+    "/api/v1/games/{gid}?{token}",  # the query's name
+    "/api/v1/games/{gid}?next=%2Fgames%2F{token}",
+])
+def test_the_access_log_never_writes_a_token_in_any_encoding(logged, game, where):
+    client, path = logged
+    gid, judge = game
+    token = judge["Authorization"].split()[1]
+    hexed = "%25".join(f"{ord(c):02X}" for c in token)
+    client.get(where.format(gid=gid, token=token, hex=hexed)).close()
+    text = path.read_text()
+    assert token not in text and "[redacted]" in text, text
+    assert gid in text or "{gid}" not in where  # a game id is not a secret
+
+
 def test_a_crafted_path_cannot_forge_a_log_line(logged):
     client, path = logged
     client.get(f"{API}/cards/x%0A2026-01-01T00:00:00Z%20127.0.0.1%20%22GET%20/admin%22%20200").close()

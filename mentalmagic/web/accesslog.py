@@ -2,9 +2,10 @@
 
 ``2026-11-23T12:00:00Z 127.0.0.1 "POST /api/v1/games/abc/actions" 200 412 3.1ms``
 (client, method and path with its query, status, bytes, time to the last byte). Headers
-are never written, so neither is ``Authorization``; a query value that looks like a token
-or sits under a secret-sounding name is written as ``[redacted]``, and control characters
-are escaped so that a crafted path can't forge a line.
+are never written, so neither is ``Authorization`` nor ``Referer``; in the path and the query,
+decoded however many times they were percent-encoded, a run of characters as long as a token,
+or a value under a secret-sounding name, is written as ``[redacted]`` (issue 23), and control
+characters are escaped so that a crafted path can't forge a line.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ import logging
 import re
 import sys
 import time
-from urllib.parse import parse_qsl, quote
+from urllib.parse import parse_qsl, quote, unquote
 
 LOGGER = "mentalmagic.access"
 SECRET_NAME = re.compile(r"token|auth|key|secret|pass|session|sig", re.IGNORECASE)
 TOKEN_LIKE = re.compile(r"[A-Za-z0-9_-]{24,}")  # tokens are token_urlsafe(24): 32 such characters
+TOKEN_RUN = re.compile(r"[A-Za-z0-9_-]{32,}")  # in a path: as long as a token (ids are 12)
 LONGEST = 500  # characters of the path and query written
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # UTC
 
@@ -51,22 +53,41 @@ def _printable(text: str) -> str:
                    for c in text)
 
 
+def decoded(text: str) -> str:
+    """``text`` percent-decoded until it stops changing (at most a few times): a token encoded
+    twice (``%2523``, ``%41…``) is found like a plain one."""
+    for _ in range(4):
+        plain = unquote(text)
+        if plain == text:
+            break
+        text = plain
+    return text
+
+
 def redact_query(query: str) -> str:
-    """The query string with every secret-looking value replaced by ``[redacted]``."""
+    """The query string with every secret-looking value replaced by ``[redacted]`` (a name that
+    looks like a token too: ``?<token>``)."""
     if not query:
         return ""
     pairs = []
     for name, value in parse_qsl(query, keep_blank_values=True):
+        name, value = decoded(name), decoded(value)
         if SECRET_NAME.search(name) or TOKEN_LIKE.search(value):
             value = "[redacted]"
-        pairs.append(f"{quote(name, safe='')}={quote(value, safe='[]/{}:,')}")
+        name = TOKEN_RUN.sub("[redacted]", name)
+        pairs.append(f"{quote(name, safe='[]')}={quote(value, safe='[]/{}:,')}")
     return "&".join(pairs)
 
 
+def redact_path(path: str) -> str:
+    """The path with every run of token characters as long as a token replaced, wherever it sits
+    in a segment (``G#token=…``, ``<token>.json``, ``Bearer <token>``) and however it was
+    percent-encoded. Game and deck ids (12 characters) and card names stay."""
+    return TOKEN_RUN.sub("[redacted]", decoded(path))
+
+
 def request_target(environ) -> str:
-    path = environ.get("PATH_INFO", "")
-    path = "/".join("[redacted]" if TOKEN_LIKE.fullmatch(seg) and len(seg) >= 32 else seg
-                    for seg in path.split("/"))
+    path = redact_path(environ.get("PATH_INFO", ""))
     query = redact_query(environ.get("QUERY_STRING", ""))
     target = _printable(path + ("?" + query if query else ""))
     return target if len(target) <= LONGEST else target[:LONGEST] + "…"

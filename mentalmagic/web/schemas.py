@@ -18,6 +18,9 @@ from ..zones import REMOVED
 from .fields import ManaCostField
 
 STATUS_VALUES = ["legal", "banned", "restricted"]
+# The largest number a query's `since` or `offset` takes: past SQLite's 64 bits a number can't even
+# be compared (a 500 once, issue 23), and far past any log or list this arbiter holds.
+LARGEST = 2**31 - 1
 
 
 
@@ -69,7 +72,7 @@ class CandidatesQuery(_PrintedOrCost):
     type = fields.String(validate=validate.Length(min=1, max=50))
     keyword = fields.String(validate=validate.Length(min=1, max=50))
     limit = fields.Integer(validate=validate.Range(min=1, max=10000))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=LARGEST))
 
 
 class CheckQuery(_PrintedOrCost):
@@ -298,7 +301,7 @@ class ActionOut(Out):
 
 
 class EventsQuery(Query):
-    since = fields.Integer(validate=validate.Range(min=0), metadata={
+    since = fields.Integer(validate=validate.Range(min=0, max=LARGEST), metadata={
         "description": "only the events after this seq (exclusive): a bot catching up sends the last seq it saw"})
     limit = fields.Integer(validate=validate.Range(min=1, max=10000), metadata={
         "description": "at most this many events, the oldest first; without it, every event after `since`"})
