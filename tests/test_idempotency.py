@@ -87,10 +87,11 @@ def test_a_key_reused_for_another_body_is_422_and_a_bad_key_400(server):
 
 def test_a_deck_saved_twice_with_one_key_is_one_deck(server):
     k = key("deck")
-    deck = {"name": "Lions", "list": "4 Savannah Lions"}
+    deck = {"name": "Lions", "list": "4 Savannah Lions\nLlanowar Elves"}  # a problem: a message, worded
     first = call(server.port, "POST", "/decks", deck, k)
     again = call(server.port, "POST", "/decks", deck, k)
     assert first[0] == again[0] == 201 and again[1] == first[1]
+    assert isinstance(again[1]["problems"][0]["message"], str)
     listed = call(server.port, "GET", "/decks")[1]["decks"]
     assert [d["id"] for d in listed].count(first[1]["id"]) == 1 and sum(d["name"] == "Lions" for d in listed) == 1
 

@@ -56,3 +56,18 @@ def test_operations_have_ids_tags_and_only_their_own_error_statuses(cards_client
     assert {"nullable": True, "type": "object"} in schemas["CandidatesOut"]["properties"]["printed"]["anyOf"]
     cost = [p for p in doc["paths"]["/candidates"]["get"]["parameters"] if p["name"] == "cost"]
     assert cost[0]["schema"]["type"] == "string"
+
+
+def test_every_route_with_a_body_documents_its_400_and_a_missing_body_is_that_400(cards_client):
+    """A body that isn't JSON is a 400 on every route that reads one (POST /decks with no body was
+    an undocumented 400, issue 23); the three retried writes take an Idempotency-Key."""
+    doc = cards_client.get("/api/v1/openapi.json").get_json()
+    with_body = {(path, method): op for path, ops in doc["paths"].items() for method, op in ops.items()
+                 if "requestBody" in op}
+    assert with_body and all("400" in op["responses"] for op in with_body.values()), \
+        [k for k, op in with_body.items() if "400" not in op["responses"]]
+    response = cards_client.post("/api/v1/decks")
+    assert response.status_code == 400 and response.get_json()["error"]["code"] == "bad_request"
+    keyed = {op["operationId"] for ops in doc["paths"].values() for op in ops.values()
+             if any(p.get("name") == "Idempotency-Key" for p in op.get("parameters", []))}
+    assert keyed == {"createGame", "act", "createDeck"}

@@ -204,7 +204,7 @@ openapi.register_operations("/decks/{deck_id}", {
     "get": openapi.Op("getDeck", DECKS, "A saved deck as read now: cards, problems with suggestions, flags (706)",
                       "DeckOut", ("404",)),
     "put": openapi.Op("updateDeck", DECKS, "Change a deck's name or list (its edit token)", "DeckOut",
-                      ("401", "403", "404", "413", "422"), body="UpdateDeckIn"),
+                      ("400", "401", "403", "404", "413", "422"), body="UpdateDeckIn"),
     "delete": openapi.Op("deleteDeck", DECKS, "Delete a deck (its edit token)", "DeckDeletedOut",
                          ("401", "403", "404")),
 })

@@ -16,10 +16,10 @@ import hashlib
 import sqlite3
 from collections.abc import Callable
 
-import orjson
 from flask import current_app, jsonify, request
 
 from ..storage import idempotency
+from .encoding import dumps
 from .errors import envelope
 
 HEADER = "Idempotency-Key"
@@ -68,8 +68,8 @@ def answered(uow, status: int, write: Callable[[], dict]):
     first = kept()
     if first is not None:
         return first
-    uow.remember = lambda answer: (key_hash, request_hash, status,
-                                   _seal(orjson.dumps(answer), key, key_hash))
+    # encoded as the answer is (messages worded in this request's language), so the replay is the same bytes
+    uow.remember = lambda answer: (key_hash, request_hash, status, _seal(dumps(answer), key, key_hash))
     try:
         body = write()
     except sqlite3.IntegrityError as e:  # a retry racing its first try: that one's answer (nothing written here)
