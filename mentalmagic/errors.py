@@ -19,6 +19,13 @@ class ArbiterError(Exception):
 
     code = "error"
     rule: str | None = None
+    suggest: Callable[[], tuple[str, ...]] | None = None  # set where a name named no card: its close names
+
+    @cached_property
+    def suggestions(self) -> tuple[str, ...] | None:
+        """The close names of a name that names no card (closenames.py), found only when asked;
+        None for an error about anything else."""
+        return self.suggest() if self.suggest is not None else None
 
     def __init__(self, said: str | Message, /, *, rule: str | None = None, fields: dict | None = None,
                  **params):
@@ -44,18 +51,14 @@ class NotFound(ArbiterError):
 
 
 class UnknownCard(NotFound):
-    """``suggestions``: the names close to it (closenames.py), found only when asked: a refusal a
-    caller recovers from (a cost, not a name) costs no search."""
+    """``suggestions``: the names close to it, found only when asked: a refusal a caller recovers
+    from (a cost, not a name) costs no search."""
 
     code = "unknown_card"
 
     def __init__(self, name: str, suggest: Callable[[], tuple[str, ...]] | None = None):
         super().__init__("card.unknown", name=name, fields={"name": [say("card.unknown.field")]})
-        self._suggest = suggest
-
-    @cached_property
-    def suggestions(self) -> tuple[str, ...]:
-        return self._suggest() if self._suggest is not None else ()
+        self.suggest = suggest or tuple
 
 
 class UnknownGame(NotFound):

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .cards import Card, Nameable
+from .closenames import suggestions
 from .commander import identity_of, whose
 from .errors import AlreadyNamed, FaceDownRefused, NameTaken, NotACandidate
 from .identity import Identity
@@ -115,7 +116,15 @@ class Naming:
         v = self.verdict(printed, name, registry.taken_keys(), namer)
         if v.legal:
             return v.nameable  # type: ignore[return-value]
-        raise refusal_for(v, name)
+        raise self.refused(v, name)
+
+    def refused(self, v: Verdict, name: str) -> NameTaken | NotACandidate:
+        """``refusal_for``, with the close names when no card is called ``name`` (a misspelling, perhaps)."""
+        refusal = refusal_for(v, name)
+        pool = self.finder.pool
+        if pool.find(name) is None:
+            refusal.suggest = lambda: suggestions(name, pool)
+        return refusal
 
     def face_up_choice(
         self, printed: Card, via: str, registry: NameRegistry, since_seq: int, opponents: frozenset[str],
@@ -142,7 +151,7 @@ class Naming:
         """Check ``name`` for a card turned face up; returns the entry and the exception used, if any."""
         v = self.verdict(printed, name, namer=choice.namer)
         if not v.legal:
-            raise refusal_for(v, name)
+            raise self.refused(v, name)
         n: Nameable = v.nameable  # type: ignore[assignment]
         if n.key not in {fold(x) for x in choice.legal}:
             missing = lacking([n.face], choice.type_, choice.keywords)

@@ -328,3 +328,10 @@ def test_the_list_says_which_games_are_over_and_which_are_archived(db, game, fin
     later = datetime.now(UTC) + timedelta(hours=1)
     assert services.archive_idle(GameStore(db, finder).unit_of_work(), 0, at=later) == [game]
     assert line().endswith("Ana, Ben, Cara  [over]  [archived]")
+
+
+def test_a_misspelt_name_is_refused_with_the_close_names(db, game):
+    ok(db, "do", game, "ana draw 2")
+    result = run(db, "do", game, "ana cast 1 as Lightnig Bolt")
+    assert result.exit_code == 1 and result.stderr.startswith("refused (704.1): ")
+    assert "did you mean: Lightning Bolt" in result.stderr

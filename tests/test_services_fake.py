@@ -59,3 +59,14 @@ def test_an_action_decided_on_a_stale_copy_is_decided_again_on_the_game_as_it_is
     calls = _count_decisions(monkeypatch)
     done = services.act(uow, gid, Caller("p1"), Draw(count=1))
     assert len(calls) == 2 and done["event"]["seq"] == 2  # decided after the other draw, not over it
+
+
+def test_a_name_no_card_has_is_refused_with_the_close_names(uow):
+    gid = new_game(uow)
+    card = services.act(uow, gid, Caller("p1"), Draw(count=1))["cards"][0]["id"]
+    with pytest.raises(errors.NotACandidate) as refused:  # 704.1: a misspelling
+        services.act(uow, gid, Caller("p1"), Move(card=card, to="stack", name="Grizly Bears"))
+    assert refused.value.suggestions[0] == "Grizzly Bears"
+    with pytest.raises(errors.NotACandidate) as refused:  # a card, not a candidate: nothing to suggest
+        services.act(uow, gid, Caller("p1"), Move(card=card, to="stack", name="Savannah Lions"))
+    assert refused.value.suggestions is None

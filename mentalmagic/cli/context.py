@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import ArbiterError, UnknownCard
+from ..errors import ArbiterError
 from ..runtime import default_db_path, load_frozen, open_runtime, stale_source
 
 
@@ -20,7 +20,7 @@ def fail(e: Exception):
 
 def did_you_mean(e: Exception) -> str:
     """The close names of an unknown card (closenames.py), as the deck commands print them."""
-    close = e.suggestions if isinstance(e, UnknownCard) else ()
+    close = e.suggestions if isinstance(e, ArbiterError) else None
     return f" — did you mean: {', '.join(close)}?" if close else ""
 
 

@@ -101,8 +101,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(errors.ArbiterError)
     def domain_error(e: errors.ArbiterError):
         status = next(s for cls, s in STATUS if isinstance(e, cls))
-        close = e.suggestions if isinstance(e, errors.UnknownCard) else None  # did you mean (docs/api.md)
-        return envelope(status, e.code, e.said, rule=e.rule, fields=e.fields, suggestions=close)
+        # a name that named no card: its close names (docs/api.md, "did you mean")
+        return envelope(status, e.code, e.said, rule=e.rule, fields=e.fields, suggestions=e.suggestions)
 
     @app.errorhandler(ManaCostError)
     def bad_cost(e: ManaCostError):

@@ -201,7 +201,8 @@ class ErrorBody(Schema):
     params = fields.Dict(metadata={
         "description": "The values the message is built from; a nested message is {message_code, params}."})
     suggestions = fields.List(fields.String(), metadata={
-        "description": "unknown_card: the card names closest to the one sent, English or French (may be empty)"})
+        "description": "unknown_card, or a naming of a name no card has (704.1): the card names closest to it, "
+                       "English or French (may be empty)"})
     fields = fields.Dict()  # after the others: it hides marshmallow's ``fields`` in the class body
 
 
