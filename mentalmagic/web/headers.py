@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, request
 
-# The page loads only its own files (the front end keeps no inline script or style);
-# the favicon is "data:,". No framing anywhere.
+# The page loads only its own files (the front end keeps no inline script or style), the
+# favicon included (static/favicon.svg). No framing anywhere.
 PAGE_CSP = ("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
             "form-action 'self'; frame-ancestors 'none'")
 API_CSP = "default-src 'none'; frame-ancestors 'none'"  # JSON is data, never a document
