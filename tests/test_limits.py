@@ -21,18 +21,18 @@ CSS = next((Path(__file__).parents[1] / "mentalmagic/web/static/css").glob("*.cs
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory, card_db_path):
-    return fresh_games_db(card_db_path, tmp_path_factory.mktemp("limits") / "games.sqlite")
+def db(tmp_path_factory, mini_card_db_path):
+    return fresh_games_db(mini_card_db_path, tmp_path_factory.mktemp("limits") / "games.sqlite")
 
 
 @pytest.fixture
-def make_app(db, pool, finder, tmp_path):
+def make_app(db, mini_db_finder, tmp_path):
     def make(**settings):
         # the default storage (shared://, a file of counts), this test's own: the db is the module's
         settings.setdefault("rate_limit_storage", f"shared://{tmp_path}/counts.limits")
         s = Settings(access_log="0", **settings)
-        return create_app({"DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder),
-                           "SETTINGS": s})
+        runtime = Runtime(db_path=db, pool=mini_db_finder.pool, finder=mini_db_finder)
+        return create_app({"DATABASE": str(db), "RUNTIME": runtime, "SETTINGS": s})
     return make
 
 
