@@ -313,8 +313,8 @@ def test_without_wal_or_without_fdatasync_a_connection_keeps_synchronous_full(tm
     conn.close()
 
 
-def test_over_http_a_failed_sync_is_a_503_in_the_envelope_and_health_says_why(tmp_path, card_db_path, snapshot_pool,
-                                                                              snapshot_finder, monkeypatch):
+def test_over_http_a_failed_sync_is_a_503_in_the_envelope_and_health_says_why(tmp_path, mini_card_db_path,
+                                                                              mini_db_finder, monkeypatch):
     if not LINUX:
         pytest.skip("no os.fdatasync here: SQLite syncs inside COMMIT")
     from support import fresh_games_db
@@ -322,9 +322,9 @@ def test_over_http_a_failed_sync_is_a_503_in_the_envelope_and_health_says_why(tm
     from mentalmagic.runtime import Runtime
     from mentalmagic.web import create_app
 
-    db = fresh_games_db(card_db_path, tmp_path / "games.sqlite")
+    db = fresh_games_db(mini_card_db_path, tmp_path / "games.sqlite")
     app = create_app({"TESTING": True, "DATABASE": str(db),
-                      "RUNTIME": Runtime(db_path=db, pool=snapshot_pool, finder=snapshot_finder)})
+                      "RUNTIME": Runtime(db_path=db, pool=mini_db_finder.pool, finder=mini_db_finder)})
     client = app.test_client()
     created = client.post("/api/v1/games", json={"players": [{"name": "Ana"}, {"name": "Bob"}],
                                                  "library": ["Shock", "Lightning Bolt"]}).get_json()
