@@ -58,6 +58,8 @@ class GameSetup:
     options: dict = field(default_factory=dict, hash=False)
     # D14(a): the commanders, physical cards that never were in the library: (card id, printed, player)
     commanders: tuple[tuple[str, str, str], ...] = ()
+    # D15: the key of the handles players see for cards hidden from them (handles.py); never shown
+    secret: str = field(default="", compare=False, repr=False)
 
     @property
     def phyrexian_as_hybrid(self) -> bool:
@@ -88,6 +90,8 @@ class GameSetup:
         }
         if self.commanders:
             d["commanders"] = [list(c) for c in self.commanders]
+        if self.secret:
+            d["secret"] = self.secret
         return d
 
     @classmethod
@@ -98,6 +102,7 @@ class GameSetup:
             library=tuple((c[0], c[1]) for c in d["library"]),
             options=dict(d.get("options") or {}),
             commanders=tuple((c[0], c[1], c[2]) for c in d.get("commanders") or ()),
+            secret=d.get("secret") or "",
         )
 
 
@@ -169,6 +174,7 @@ class PlayerState:
     seq: int | None = None
     commander_casts: dict[str, int] = field(default_factory=dict)  # commander card id -> casts (903.8)
     commander_damage: dict[str, int] = field(default_factory=dict)  # commander card id -> total (903.10a)
+    hand_epoch: int = 0  # D15: the last event a card went into this hand, or was hidden there again
 
     @property
     def in_game(self) -> bool:
@@ -314,6 +320,7 @@ class GameState:
             self._take_from_library(c)
             c.zone, c.owner, c.controller = HAND, e.data["player"], e.data["player"]
             c.face_down = c.pentaland = False
+            self._hidden_anew(c, e.seq)
 
     def _fold_move(self, e: Event) -> None:
         d = e.data
@@ -329,6 +336,7 @@ class GameState:
         else:
             c.face_down_seq = c.face_down_by = c.face_down_via = None
         c.face_down = d["face_down"]
+        self._hidden_anew(c, e.seq)
         self._fold_naming(c, d.get("naming"), e.seq)
         self._fold_loss(d.get("game_loss"), e.seq)
         cast = d.get("commander_cast")
@@ -370,19 +378,28 @@ class GameState:
             c = self.cards[cid]
             c.revealed, c.revealed_by, c.reveal_continuous = False, None, False
             _library_ownership(c)
+            self._hidden_anew(c, e.seq)
 
     def _fold_end_look(self, e: Event) -> None:
         for cid in e.data["cards"]:
             c = self.cards[cid]
             c.look_owner, c.looked_by = None, ()
             _library_ownership(c)
+            self._hidden_anew(c, e.seq)
+
+    def _hidden_anew(self, c: CardState, seq: int) -> None:
+        """D15: the card moved, or was hidden again: whoever can't see it gets a new handle for it;
+        in a hand, every card of that hand does (an opponent can't tell which one came in)."""
+        c.epoch = seq
+        if c.zone == HAND and c.owner in self.players:
+            self.players[c.owner].hand_epoch = seq
 
     def _fold_leave_game(self, e: Event) -> None:
-        self._depart(e.data["player"], e.data)
+        self._depart(e.data["player"], e.data, e.seq)
         p = self.players[e.data["player"]]
         p.status, p.rule, p.seq = LEFT, LEAVE_RULE, e.seq
 
-    def _depart(self, pid: str, d: dict) -> None:
+    def _depart(self, pid: str, d: dict, seq: int) -> None:
         """The multiplayer rule on leaving (D9): its ``removed``, ``returned``, ``exiled`` and ``released``
         card lists."""
         for cid in d.get("returned", ()):  # back under their owner's control, where they are
@@ -390,10 +407,10 @@ class GameState:
             c.controller = c.owner
         for cid in d["removed"]:
             c = self.cards[cid]
-            c.left_from, c.zone, c.controller = c.zone, REMOVED, None
+            c.left_from, c.zone, c.controller, c.epoch = c.zone, REMOVED, None, seq
         for cid in d["exiled"]:
             c = self.cards[cid]
-            c.zone, c.controller = EXILE, c.owner
+            c.zone, c.controller, c.epoch = EXILE, c.owner, seq
         for cid in d["released"]:  # library cards they owned or looked at stay, without them
             c = self.cards[cid]
             if c.revealed_by == pid:
@@ -426,7 +443,7 @@ class GameState:
         p = self.players.get(loss["player"])
         if p is not None and p.in_game:
             if "removed" in loss:  # a player who loses leaves the game (multiplayer rules)
-                self._depart(p.id, loss)
+                self._depart(p.id, loss, seq)
             p.status, p.rule, p.seq = LOST, loss["rule"], seq
 
 

@@ -13,13 +13,13 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from . import grammar, views
+from . import grammar, handles, views
 from .actions import decide
 from .cards import Card
 from .clock import now, stamp
 from .commander import find_commanders, identity_of
 from .commands import Command, Shuffle
-from .errors import Forbidden, GameArchived, InvalidInput, NotACommander, UnknownPlayer
+from .errors import ArbiterError, Forbidden, GameArchived, InvalidInput, NotACommander, UnknownPlayer
 from .formats import COMMANDER
 from .game import Event, Game, GameSetup, GameState, Player, check_setup
 from .game import undo as undo_last
@@ -81,6 +81,7 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
         library=tuple((cid, card.name if card else name) for cid, card, name in zip(ids, found, order, strict=True)),
         options=dict(options),
         commanders=tuple((cid, card.name, pid) for cid, (pid, card) in zip(commander_ids, chosen, strict=True)),
+        secret=secrets.token_hex(16),  # D15: the key of the players' handles (handles.py), never shown
     )
     check_setup(setup, pool)
     game = Game(_game_id(uow), setup, GameState.initial(setup), now())
@@ -139,14 +140,22 @@ def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict
         # every write bumps the version: the same version is the same state, so the same decision
         unchanged = early is not None and seen.version == game.version
         event, after = early if unchanged else _decide(game, uow.finder, caller, command)
+        before = game.state
         game, changed = uow.games.append(game, event, after)
 
         def answer() -> dict:
-            return {"event": views.event_view(event, caller),
-                    "cards": [views.card_view(game.state.cards[cid], caller, uow.finder.pool) for cid in changed]}
+            return _acted(game.setup, event, before, game.state, changed, caller, uow.finder.pool)
 
         uow.commit(answer)  # the answer is made in the transaction only when kept (an Idempotency-Key)
     return answer()
+
+
+def _acted(setup: GameSetup, event: Event, before: GameState, after: GameState, changed, caller: Caller,
+           pool) -> dict:
+    """An action's answer: its event and the cards it changed, as the caller may see them (D15)."""
+    shown = handles.viewer(setup, after, caller)
+    return {"event": views.event_view(event, caller, before, after, setup),
+            "cards": [views.card_view(after.cards[cid], caller, pool, shown) for cid in changed]}
 
 
 def preview(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict:
@@ -156,14 +165,18 @@ def preview(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> 
     game = _writable(uow.games.load(game_id))
     event, after = _decide(game, uow.finder, caller, command)
     changed = [cid for cid, c in after.cards.items() if game.state.cards.get(cid) != c]
-    return {"event": views.event_view(event, caller), "dry_run": True, "finished": after.finished,
-            "cards": [views.card_view(after.cards[cid], caller, uow.finder.pool) for cid in changed]}
+    return {**_acted(game.setup, event, game.state, after, changed, caller, uow.finder.pool),
+            "dry_run": True, "finished": after.finished}
 
 
 def _decide(game: Game, finder: CandidateFinder, caller: Caller, command: Command) -> tuple[Event, GameState]:
     """The event ``command`` makes in ``game`` (or the rule's refusal), and the state after it."""
-    command = with_randomness(command, game.state)
-    event = decide(game.state, game.setup, finder, command, caller.player, caller.is_judge, now())
+    shown = handles.viewer(game.setup, game.state, caller)
+    command = with_randomness(shown.command(command), game.state)  # D15: the handles the caller was shown
+    try:
+        event = decide(game.state, game.setup, finder, command, caller.player, caller.is_judge, now())
+    except ArbiterError as e:
+        raise shown.error(e) from None  # a refusal names no card the caller can't see by its id
     return event, game.state.apply_event(event)
 
 
@@ -261,7 +274,7 @@ def game_versioned(uow: UnitOfWork, game_id: str, caller: Caller,
 def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str, dry_run: bool = False) -> dict:
     """One line of the judge's grammar (grammar.py), decided like any action; ``undo`` is the judge's.
     ``dry_run``: what it would do (``preview``); an undo then names the event it would take back."""
-    parsed = grammar.parse(line, grammar.Table.of(uow.games.load(game_id).setup))
+    parsed = grammar.parse(line, _table(uow.games.load(game_id), caller))
     if isinstance(parsed, grammar.Undo):
         if dry_run:
             only_the_judge(caller, "undo")
@@ -269,6 +282,22 @@ def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str, dry_run: 
             return {"dry_run": True, "undone": views.event_view(last[0], caller) if last else None}
         return undo(uow, game_id, caller)
     return preview(uow, game_id, caller, parsed) if dry_run else act(uow, game_id, caller, parsed)
+
+
+def _table(g: Game, caller: Caller) -> grammar.Table:
+    """The grammar's table for the caller: a player reads cards by the ids and numbers shown to them (D15)."""
+    table = grammar.Table.of(g.setup)
+    if caller.is_judge:
+        return table
+    shown = handles.viewer(g.setup, g.state, caller)
+    numbers = grammar.handle_of(g.setup)
+    cards = {}
+    for c in g.state.cards.values():
+        sid = shown.shown(c)
+        cards[sid.lower()] = sid
+        if sid == c.id:
+            cards[numbers[c.id]] = sid
+    return replace(table, cards=cards)
 
 
 def suggest_line(uow: UnitOfWork, game_id: str, line: str, lang: str = "en") -> dict:
@@ -279,12 +308,17 @@ def suggest_line(uow: UnitOfWork, game_id: str, line: str, lang: str = "en") -> 
 
 def events(uow: UnitOfWork, game_id: str, caller: Caller, since: int | None = None,
            limit: int | None = None) -> dict:
-    """The log in order; ``since`` (a seq, exclusive) and ``limit`` page it, unpaged it is whole."""
-    return {"events": [views.event_view(e, caller) for e in uow.games.events(game_id, since, limit)]}
+    """The log in order; ``since`` (a seq, exclusive) and ``limit`` page it, unpaged it is whole.
+    A player's log is read through the states around each event (D15: replayed)."""
+    if caller.is_judge:
+        return {"events": [views.event_view(e, caller) for e in uow.games.events(game_id, since, limit)]}
+    setup = uow.games.load(game_id).setup
+    return {"events": views.player_events(setup, uow.games.events(game_id), caller, since, limit)}
 
 
-def names(uow: UnitOfWork, game_id: str) -> dict:
-    return {"names": views.names_view(uow.games.load(game_id).state)}
+def names(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
+    g = uow.games.load(game_id)
+    return {"names": views.names_view(g.state, handles.viewer(g.setup, g.state, caller))}
 
 
 def could_be(uow: UnitOfWork, game_id: str, caller: Caller, player: str, name: str) -> dict:
@@ -298,18 +332,20 @@ def could_be(uow: UnitOfWork, game_id: str, caller: Caller, player: str, name: s
             "taken": views.name_taken(g.state, uow.finder, name), "cards": ids, "rule": "705.11"}
 
 
-def same_name(uow: UnitOfWork, game_id: str, card_ids: list[str]) -> dict:
+def same_name(uow: UnitOfWork, game_id: str, card_ids: list[str], caller: Caller) -> dict:
     """705.10: do these cards share a name?"""
     if len(card_ids) < 2:
         raise InvalidInput("same_name.two", fields={"cards": [say("same_name.two.field")]})
     g = uow.games.load(game_id)
-    return {"cards": card_ids, "same_name": views.share_a_name(g.state, card_ids), "rule": "705.10"}
+    shown = handles.viewer(g.setup, g.state, caller)
+    ids = [shown.resolve(cid) for cid in card_ids]
+    return {"cards": card_ids, "same_name": views.share_a_name(g.state, ids), "rule": "705.10"}
 
 
 def face_up(uow: UnitOfWork, game_id: str, caller: Caller, card_id: str, via: str | None) -> dict:
     """705.4/705.4a: the names a face-down card could take now; for whoever may see the card."""
     g = uow.games.load(game_id)
-    c = g.state.card(card_id)
+    c = g.state.card(handles.viewer(g.setup, g.state, caller).resolve(card_id))
     if not c.face_down or c.pentaland:
         raise InvalidInput("face_up.not_face_down", fields={"card": [say("face_up.not_face_down.field")]})
     if not views.sees(c, caller):
@@ -318,7 +354,7 @@ def face_up(uow: UnitOfWork, game_id: str, caller: Caller, card_id: str, via: st
         return {"card": card_id, "via": c.turn_up_via(via), "allowed": [], "legal": [], "exception": False,
                 "loses": False, "why": None, "advice": "a commander turns face up as itself, unnamed (D14(a))",
                 "rule": "903.3"}
-    choice = views.face_up_options(g.state, g.setup, uow.finder, card_id, via)
+    choice = views.face_up_options(g.state, g.setup, uow.finder, c.id, via)
     return {"card": card_id, "via": choice.via, "allowed": list(choice.allowed), "exception": choice.exception,
             "legal": list(choice.legal), "loses": choice.loses, "why": choice.why_no_exception,
             "advice": choice.advice(),

@@ -14,36 +14,18 @@ from .commander import identity_of
 from .errors import UnknownCard
 from .game import Event, Game, GameSetup, GameState, commander_tax
 from .grammar import handle_of
+from .handles import Viewer, render_event_data, sees, viewer
 from .identity import wubrg
 from .index import CandidateFinder
 from .mana import mana_value_number
 from .names import fold
 from .naming import FaceUpChoice, Naming, check_turn_up_via, commander_cards
-from .permissions import Caller
+from .permissions import JUDGE, Caller
 from .pool import CardPool
-from .zones import HAND, LIBRARY, REMOVED, CardState
+from .zones import HAND, LIBRARY, CardState
 
 
 # -- who sees what ------------------------------------------------------------------------------
-def sees(c: CardState, caller: Caller) -> bool:
-    """May ``caller`` see which printed card ``c`` is? The judge always; a looker at what they
-    looked at (702.2c); a library card once revealed (702.2b); a hand card its owner; a face-down
-    card its controller; anybody a face-up card."""
-    if caller.is_judge:
-        return True
-    viewer = caller.player
-    if viewer is not None and viewer in c.looked_by:
-        return True
-    zone = c.left_from if c.zone == REMOVED else c.zone
-    if zone == LIBRARY:
-        return c.revealed
-    if zone == HAND:
-        return c.revealed or (viewer is not None and viewer == c.owner)
-    if c.face_down:
-        return viewer is not None and viewer == (c.controller or c.owner)
-    return True
-
-
 def visible_printed(state: GameState, card_id: str, viewer: str | None, is_judge: bool = False) -> bool:
     """May ``viewer`` (a player id) or the judge see which printed card ``card_id`` is?"""
     return sees(state.card(card_id), Caller(viewer, is_judge))
@@ -140,10 +122,12 @@ def face_up_options(state: GameState, setup: GameSetup, finder: CandidateFinder,
 
 
 # -- the views: plain dicts in docs/api.md's shapes ------------------------------------------------
-def card_view(c: CardState, caller: Caller, pool: CardPool) -> dict:
-    """One physical card as ``caller`` may see it: ``printed`` and its facts only where allowed."""
+def card_view(c: CardState, caller: Caller, pool: CardPool, shown: Viewer | None = None) -> dict:
+    """One physical card as ``caller`` may see it: ``printed`` and its facts only where allowed, and
+    by the handle ``shown`` gives them where they can't see it (D15)."""
     out = {
-        "id": c.id, "zone": c.zone, "owner": c.owner, "controller": c.controller,
+        "id": shown.shown(c) if shown is not None else c.id,
+        "zone": c.zone, "owner": c.owner, "controller": c.controller,
         # a name is announced when it is given (705.1-705.4) and listed by GET /names: it is public,
         # even once a named card is turned face down (704.4); a Pentaland shows no name (D10)
         "face_down": c.face_down, "pentaland": c.pentaland, "named_as": shown_name(c, caller),
@@ -181,12 +165,34 @@ def commander_view(setup: GameSetup, state: GameState, pid: str, pool: CardPool)
     }
 
 
-def event_view(e: Event, caller: Caller) -> dict:
+def event_view(e: Event, caller: Caller, before: GameState | None = None, after: GameState | None = None,
+               setup: GameSetup | None = None) -> dict:
+    """An event as ``caller`` may read it; given the states around it, a card hidden from them
+    before and after it shows by a handle of the event's own (D15)."""
     d = e.to_dict()
     if not caller.is_judge:  # the printed identity of a drawn card is the drawer's secret
         d["data"] = {k: v for k, v in d["data"].items() if k != "printed"}
+        if after is not None and setup is not None:
+            d["data"] = render_event_data(d["data"], before.cards if before else {}, after, e.seq,
+                                          viewer(setup, after, caller))
     d["at"] = d.get("at") or ""
     return d
+
+
+def player_events(setup: GameSetup, events: list[Event], caller: Caller, since: int | None = None,
+                  limit: int | None = None) -> list[dict]:
+    """A page of the log as a player may read it: each event read between the states around it,
+    replayed from the start (D15: who saw a card then decides how it shows)."""
+    out: list[dict] = []
+    state = GameState.initial(setup)
+    for e in events:
+        if limit is not None and len(out) >= limit:
+            break
+        after = state.apply_event(e)
+        if since is None or e.seq > since:
+            out.append(event_view(e, caller, state, after, setup))
+        state = after
+    return out
 
 
 class SharedView(dict):
@@ -229,8 +235,7 @@ def _build_game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
                     for p in game.setup.players],
         "library_size": len(state.library),
         "seq": state.seq,
-        "cards": [{**card_view(state.cards[cid], caller, pool), "handle": int(handles[cid])}
-                  for cid in sorted(state.cards) if listed(state.cards[cid], caller)],
+        "cards": _judge_cards(state, handles, pool) if caller.is_judge else _player_cards(game, caller, handles, pool),
         "you": caller.player if not caller.is_judge else "judge",
         "status": state.status,  # "finished" once one side remains (104.2a) or the judge ended it
         "finished": state.finished,
@@ -238,7 +243,25 @@ def _build_game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
     }
 
 
-def names_view(state: GameState) -> list[dict]:
-    """Every name taken (704.2), in the order taken; public to every player of the game."""
-    return [{"name": r.name, "card": r.card, "player": r.player, "seq": r.seq, "exception": r.exception}
+def _judge_cards(state: GameState, handles: dict[str, str], pool: CardPool) -> list[dict]:
+    """Every card by its id and number (the judge's read stays as cheap as it was)."""
+    return [{**card_view(state.cards[cid], JUDGE, pool), "handle": int(handles[cid])} for cid in sorted(state.cards)]
+
+
+def _player_cards(game: Game, caller: Caller, handles: dict[str, str], pool: CardPool) -> list[dict]:
+    """D15: the cards listed to a player, in the order of the ids shown, and a number only for a card
+    they see: a card's place in the library at the start is a place in a deck list that may be public."""
+    shown = viewer(game.setup, game.state, caller)
+    cards = sorted(((shown.shown(c), c) for c in game.state.cards.values() if listed(c, caller)), key=lambda p: p[0])
+    return [{**card_view(c, caller, pool, shown), **({"handle": int(handles[c.id])} if sid == c.id else {})}
+            for sid, c in cards]
+
+
+def names_view(state: GameState, shown: Viewer | None = None) -> list[dict]:
+    """Every name taken (704.2), in the order taken; public to every player of the game, each
+    card by its id where the caller sees it, else by a handle of the record's own (D15)."""
+    def card(r) -> str:
+        c = state.cards[r.card]
+        return r.card if shown is None or shown.sees(c) else shown.in_names(c, r.seq)
+    return [{"name": r.name, "card": card(r), "player": r.player, "seq": r.seq, "exception": r.exception}
             for r in sorted(state.names.records(), key=lambda r: (r.seq, r.name))]

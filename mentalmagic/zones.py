@@ -43,6 +43,7 @@ class CardState:
     face_down_via: str | None = None  # ...and how (a morph must be named as a morph card)
     left_from: str | None = None  # the zone it left the game from
     commander_of: str | None = None  # D14(a): whose commander it is, in every zone (903.3)
+    epoch: int = 0  # D15: the last event that moved it or hid it again (a new handle for who can't see it)
 
     def copy(self) -> CardState:
         new = object.__new__(type(self))  # a fold copies the cards it reads: 5× faster than replace()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from support import assert_envelope, checked
+from support import as_shown, assert_envelope, checked, shown_to
 
 from mentalmagic.web import schemas
 
@@ -59,7 +59,12 @@ class Game:
         return checked(self.client.get(f"{API}/games/{self.id}{path}", headers=self.headers(who)))
 
     def act(self, who, **action):
+        action = as_shown(self.client, self.id, who, action)  # the card as the player sees it (D15)
         return checked(self.client.post(f"{API}/games/{self.id}/actions", json=action, headers=self.headers(who)))
+
+    def shown(self, who, ref):
+        """The id ``who`` knows a card by now (support.shown_to, D15)."""
+        return shown_to(self.client, self.id, who, ref)
 
     # -- reading --------------------------------------------------------------------------------
     def view(self, who=JUDGE) -> dict:
@@ -71,7 +76,8 @@ class Game:
 
     def card(self, cid: str, who=JUDGE) -> dict | None:
         """The card as ``who`` sees it, or None when it is not listed to them."""
-        return next((c for c in self.view(who)["cards"] if c["id"] == cid), None)
+        shown = self.shown(who, cid)
+        return next((c for c in self.view(who)["cards"] if c["id"] == shown), None)
 
     def _listing(self, key: str, schema, who) -> list[dict]:
         """GET /<key>: a 200 whose body the schema validates; its list."""

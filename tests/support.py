@@ -109,3 +109,26 @@ def served(app, threads: int = 8, timeout: float = 60, **options):
         thread.join(timeout=timeout)
         assert not thread.is_alive(), "the server did not stop"
         server.task_dispatcher.shutdown(timeout=timeout)
+
+
+CARD_REFS = ("card", "cards", "returned", "commander")
+
+
+def shown_to(client, game_id: str, who: str, ref):
+    """The id player ``who`` knows a card by now: its own where they see it, else the handle they were
+    shown for it (D15), read in the app's game as the judge could; for a list, each. A test acts for
+    a player on the card the player sees, whatever id the test keeps for it."""
+    from mentalmagic.handles import viewer
+    from mentalmagic.permissions import Caller
+
+    if isinstance(ref, list):
+        return [shown_to(client, game_id, who, r) for r in ref]
+    game = client.application.extensions["mentalmagic"].games.load(game_id)
+    if who == "judge" or not isinstance(ref, str) or ref not in game.state.cards:
+        return ref
+    return viewer(game.setup, game.state, Caller(who)).shown(game.state.cards[ref])
+
+
+def as_shown(client, game_id: str, who: str, action: dict) -> dict:
+    """``action`` with its card references as ``who`` was shown them."""
+    return {k: shown_to(client, game_id, who, v) if k in CARD_REFS else v for k, v in action.items()}

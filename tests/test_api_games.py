@@ -119,7 +119,7 @@ def test_a_pentaland_destroyed_stays_face_down_and_is_no_pentaland_once_back_in_
         assert ("printed" in card) is sees, who
     # 703.7: destroyed, it stays face down; nothing is named, and Bob's answer doesn't show it either
     body = g.do(BOB, type="move", card=lions, to="graveyard")
-    assert [c["id"] for c in body["cards"]] == [lions] and "printed" not in body["cards"][0]
+    assert [c["id"] for c in body["cards"]] == [g.shown(BOB, lions)] and "printed" not in body["cards"][0]
     card = g.card(lions, BOB)
     assert (card["zone"], card["face_down"], card["pentaland"], card["named_as"]) == ("graveyard", True, True, None)
     assert "printed" not in card
@@ -764,7 +764,8 @@ def test_a_hand_card_shows_its_printed_card_only_to_its_holder_and_the_judge(cli
     [lions] = g.draw(BOB)
     for who, own, other in ((ANA, shock, lions), (BOB, lions, shock)):
         cards = {c["id"]: c for c in g.view(who)["cards"]}
-        assert set(cards) == {shock, lions}  # every card out of the library is listed...
+        own, other = own, g.shown(who, other)  # another's hand card: by a handle of its own (D15)
+        assert other != (lions if who == ANA else shock) and set(cards) == {own, other}  # every card is listed...
         assert "printed" in cards[own] and "printed" not in cards[other]  # ...its identity only to its holder
         assert "mana_value" not in cards[other] and "colors" not in cards[other]
         assert CARD_FIELDS <= cards[other].keys()
@@ -835,7 +836,9 @@ def test_the_events_log_hides_a_judge_recorded_draw_from_the_players(client):
     assert g.events(JUDGE)[-1]["data"]["printed"] == "Fire // Ice"
     for who in (ANA, BOB):
         [event] = g.events(who)
-        assert "printed" not in event["data"] and event["data"]["cards"] == [card]
+        # the drawer sees the card; the other, a handle of the event's own that no view shows (D15)
+        assert "printed" not in event["data"] and (event["data"]["cards"] == [card]) is (who == BOB)
+        assert event["data"]["cards"][0] not in {c["id"] for c in g.view(who)["cards"]} - {card}
         assert "Fire" not in str(event) and "Feu" not in str(event)
     assert "printed" not in g.card(card, ANA) and g.card(card, BOB)["printed"] == "Fire // Ice"
 
@@ -880,7 +883,8 @@ def test_the_controller_may_ask_which_names_a_face_down_card_could_take(client):
     before = g.get(ask, ANA).get_json()
     assert (before["via"], before["allowed"], before["exception"], before["loses"], before["rule"]) == (
         "morph", ["Root Elemental"], False, False, "705.4")
-    assert_envelope(g.get(ask, BOB), 403)  # the opponent may not learn what it could be
+    assert_envelope(g.get(ask, BOB), 404)  # the opponent doesn't know it by this id (D15)...
+    assert_envelope(g.get(f"/cards/{g.shown(BOB, morph)}/face-up", BOB), 403)  # ...nor learns what it could be
     [wurm] = g.draw(BOB)
     g.cast(BOB, wurm, "Root Elemental")
     after = g.get(ask, ANA).get_json()
@@ -893,6 +897,7 @@ def test_cards_share_a_name_only_when_every_one_of_them_is_named_so(snapshot_cli
     g = Game(snapshot_client, ["Shock", "Lightning Bolt", "Savannah Lions"])
     shock, bolt = g.draw(ANA, 2)
     g.cast(ANA, shock, "Burst Lightning")
+    bolt = g.shown(BOB, bolt)  # in Ana's hand: Bob knows it by a handle (D15)
     asked = g.get(f"/same-name?cards={shock},{bolt}", BOB).get_json()
     assert asked == {"cards": [shock, bolt], "same_name": False, "rule": "705.10"}  # bolt is unnamed
     assert g.get(f"/same-name?cards={shock},{shock}", BOB).get_json()["same_name"] is True

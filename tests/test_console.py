@@ -198,8 +198,8 @@ def test_a_short_game_through_the_page(browser, base_url):
         seat.goto(link)
         expect(seat.locator("#seat")).to_contain_text("Ben")
         expect(seat.locator(f'[data-card="{ben_guide}"] .card-name')).to_contain_text("Guide gobelin")
-        cara_card = [c["id"] for c in api(base_url, "GET", f"/games/{gid}", judge)["cards"]
-                     if c["zone"] == "hand" and c["owner"] == "p3"][0]
+        cara_card = [c["id"] for c in api(base_url, "GET", f"/games/{gid}", tokens["Ben"])["cards"]
+                     if c["zone"] == "hand" and c["owner"] == "p3"][0]  # as Ben knows it: a handle (D15)
         expect(seat.locator(f'[data-card="{cara_card}"] .card-name')).to_have_class(re.compile("muted"))
         assert "Llanowar" not in seat.locator("#zones").inner_text()  # Cara's card stays hidden
         seat.locator(f'[data-card="{cara_card}"]').click()  # someone else's card: facts, no action

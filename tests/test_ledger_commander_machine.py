@@ -14,6 +14,7 @@ from hypothesis.stateful import invariant, run_state_machine_as_test
 
 from mentalmagic.commands import CommanderDamage, Move
 from mentalmagic.game import Game, GameSetup
+from mentalmagic.handles import viewer
 from mentalmagic.permissions import Caller
 from mentalmagic.views import game_view
 from mentalmagic.zones import COMMAND, REMOVED
@@ -56,8 +57,10 @@ class CommanderLedger(machine.Ledger):
     def every_player_sees_a_commander_as_one_in_every_zone(self):
         game = Game("g", COMMANDER_SETUP, self.state, "")
         for p in strategies.PLAYERS:
+            shown = viewer(COMMANDER_SETUP, self.state, Caller(p.id))  # a hidden card shows by a handle (D15)
             for seen in game_view(game, Caller(p.id), self.finder.pool)["cards"]:
-                assert seen.get("commander", False) == bool(self.state.cards[seen["id"]].commander_of), seen
+                card = self.state.cards[shown.resolve(seen["id"])]
+                assert seen.get("commander", False) == bool(card.commander_of), seen
 
     @invariant()
     def twenty_one_from_one_commander_ends_a_player(self):

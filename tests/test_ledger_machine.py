@@ -22,6 +22,7 @@ from mentalmagic.actions import decide
 from mentalmagic.commands import Draw
 from mentalmagic.errors import ArbiterError
 from mentalmagic.game import Event, Game, GameState, replay, undo
+from mentalmagic.handles import viewer
 from mentalmagic.names import fold
 from mentalmagic.permissions import JUDGE, Caller
 from mentalmagic.views import event_view, game_view
@@ -96,8 +97,9 @@ class Ledger(RuleBasedStateMachine):
         judge_view = {c["id"]: c for c in game_view(game, JUDGE, pool)["cards"]}
         assert all("printed" in c for c in judge_view.values())  # the judge sees every listed card
         for p in SETUP.players:
+            shown = viewer(SETUP, self.state, Caller(p.id))  # a hidden card shows by a handle (D15)
             for seen in game_view(game, Caller(p.id), pool)["cards"]:
-                c = self.state.cards[seen["id"]]
+                c = self.state.cards[shown.resolve(seen["id"])]
                 mine = p.id in c.looked_by
                 if c.zone == LIBRARY:
                     assert c.revealed or mine, seen  # a hidden library card isn't even listed

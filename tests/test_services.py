@@ -45,7 +45,7 @@ def test_a_command_goes_through_the_service_and_lands_once(store):
     assert fresh.load(g["id"]).state.snapshot() == store.load(g["id"]).state.snapshot()
     undone = services.undo(store.unit_of_work(), g["id"], JUDGE)
     assert undone == {"undone": undone["undone"], "seq": 1} and undone["undone"]["seq"] == 2
-    assert services.names(store.unit_of_work(), g["id"]) == {"names": []}
+    assert services.names(store.unit_of_work(), g["id"], JUDGE) == {"names": []}
 
 
 def test_bob_sees_neither_anas_hand_nor_the_library(store):

@@ -28,6 +28,7 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
     Each card has a number (#1…), fixed for the game, that every other command accepts.
     `?` is a card whose printed identity the viewer may not see.
     """
+    from ..handles import viewer
     from ..services import game as game_view
     from ..services import names as names_view
 
@@ -38,6 +39,9 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
         click.echo(json.dumps(view, ensure_ascii=False, indent=1))
         return
     state = seat.game.state
+    # the judge's own tool: a seat's view read back to the judge's numbers (a hidden card's handle, D15)
+    shown = viewer(seat.game.setup, state, caller)
+    view = {**view, "cards": [{**c, "id": shown.resolve(c["id"])} for c in view["cards"]]}
     click.echo(f"game {view['id']}  {view['format']}  seq {view['seq']}  library {view['library_size']} cards"
                + ("  (phyrexian as hybrid)" if view["options"].get("phyrexian_as_hybrid") else "")
                + f"  seen by {seat.who(caller.player) if as_player else 'the judge'}")
@@ -62,7 +66,7 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
             cards.sort(key=lambda c: order.get(c["id"], 0))
             for c in cards:
                 click.echo("  " + _card_row(seat, c, library_pos, zone))
-    taken = names_view(uow(ctx), game_id)["names"]
+    taken = names_view(uow(ctx), game_id, caller)["names"]
     if taken:
         click.echo("names taken (704.2): " + ", ".join(
             f"{n['name']} ({seat.ref(n['card'])}, {seat.who(n['player'])})" for n in taken))

@@ -138,8 +138,7 @@ def reissue_token(game_id: str, player_id: str):
 
 @bp.get("/<game_id>/names")
 def names(game_id: str):
-    _caller(game_id)
-    return jsonify(services.names(_uow(), game_id))
+    return jsonify(services.names(_uow(), game_id, _caller(game_id)))
 
 
 @bp.get("/<game_id>/events")
@@ -158,9 +157,9 @@ def could_be(game_id: str):
 
 @bp.get("/<game_id>/same-name")
 def same_name(game_id: str):
-    _caller(game_id)
+    caller = _caller(game_id)
     ids = [c.strip() for c in _same_name.load(request.args.to_dict())["cards"].split(",") if c.strip()]
-    return jsonify(services.same_name(_uow(), game_id, ids))
+    return jsonify(services.same_name(_uow(), game_id, ids, caller))
 
 
 @bp.get("/<game_id>/cards/<card_id>/face-up")

@@ -240,7 +240,9 @@ class CreateGameOut(Out):
 
 
 class GameCardOut(Out):
-    id = fields.String(required=True)
+    id = fields.String(required=True, metadata={
+        "description": "the card's id, or, for a card hidden from the caller, a handle that changes each time it"
+                       " enters a hidden zone or state (D15)"})
     zone = fields.String(required=True, validate=validate.OneOf([*ZONES, REMOVED]))
     owner = fields.String(allow_none=True, required=True)
     controller = fields.String(allow_none=True, required=True)
@@ -257,7 +259,8 @@ class GameCardOut(Out):
                        " included, or named a nonland card); false otherwise: a land, a Pentaland, or an unnamed"
                        " card with no mana cost (its owner names it, 705.6)"})
     colors = fields.List(fields.String(), metadata={"description": "printed colours (705.8), if visible"})
-    handle = fields.Integer(metadata={"description": "GET /games/{id}: the card's number in the line grammar"})
+    handle = fields.Integer(metadata={"description": "GET /games/{id}: the card's number in the line grammar; only"
+                                                     " for a card the caller sees (D15)"})
     commander = fields.Boolean(metadata={"description": "present and true on a commander, in every zone (903.3)"})
 
 
