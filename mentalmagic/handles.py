@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from .errors import ArbiterError, UnknownGameCard
 from .game import GameSetup, GameState
+from .messages import Message
 from .permissions import Caller
 from .zones import HAND, LIBRARY, REMOVED, CardState
 
@@ -124,11 +125,10 @@ class Viewer:
         if self.caller.is_judge:
             return e
         for c in self.state.cards.values():
-            if c.id in e.message or c.id in repr(e.fields):
+            if c.id in repr(e.said) or c.id in repr(e.fields):
                 if not sees(c, self.caller):
                     handle = self.shown(c)
-                    e.message = e.message.replace(c.id, handle)
-                    e.args = (e.message,)
+                    e.said = _replaced(e.said, c.id, handle)
                     e.fields = _replaced(e.fields, c.id, handle)
         return e
 
@@ -136,6 +136,8 @@ class Viewer:
 def _replaced(value, old: str, new: str):
     if isinstance(value, str):
         return value.replace(old, new)
+    if isinstance(value, Message):
+        return Message(value.code, _replaced(dict(value.params), old, new))
     if isinstance(value, dict):
         return {_replaced(k, old, new): _replaced(v, old, new) for k, v in value.items()}
     if isinstance(value, list | tuple):
