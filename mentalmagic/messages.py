@@ -426,6 +426,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
                         "too many requests from {caller} ({why}); retry in {n} s"),
     "body.json_deep": N_("the body must be JSON in UTF-8 (Content-Type: application/json), not nested too deep"),
     "body.json_object": N_("the body must be a JSON object in UTF-8 (Content-Type: application/json)"),
+    "idempotency.bad_key": N_("the {header} header must be 1 to {n} printable ASCII characters (a UUID will do)"),
+    "idempotency.reused": N_("this {header} was used for another request within a day: use a new key for a new one"),
     # mana costs
     "cost.invalid": N_("invalid mana cost: '{text}'"),
     "cost.invalid.why": N_("invalid mana cost: '{text}' ({why})"),

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from flask import current_app, jsonify, request
 
+from ..messages import say
 from ..storage import idempotency
 from .encoding import dumps
 from .errors import envelope
@@ -48,8 +49,7 @@ def answered(uow, status: int, write: Callable[[], dict]):
         resp.status_code = status
         return resp
     if not 1 <= len(key) <= LONGEST or not key.isascii() or not key.isprintable():
-        return envelope(400, "bad_idempotency_key",
-                        f"the {HEADER} header must be 1 to {LONGEST} printable ASCII characters (a UUID will do)")
+        return envelope(400, "bad_idempotency_key", say("idempotency.bad_key", header=HEADER, n=LONGEST))
     caller = request.headers.get("Authorization") or f"address {request.remote_addr}"
     key_hash = hashlib.sha256(f"{request.method} {request.path}\0{caller}\0{key}".encode()).hexdigest()
     request_hash = hashlib.sha256(request.get_data(cache=True)).hexdigest()
@@ -61,8 +61,7 @@ def answered(uow, status: int, write: Callable[[], dict]):
             return None
         request_was, status_was, sealed = found
         if request_was != request_hash:
-            return envelope(422, "idempotency_key_reused",
-                            f"this {HEADER} was used for another request within a day: use a new key for a new one")
+            return envelope(422, "idempotency_key_reused", say("idempotency.reused", header=HEADER))
         return _replay(status_was, _seal(bytes(sealed), key, key_hash))
 
     first = kept()
