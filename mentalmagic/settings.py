@@ -82,6 +82,10 @@ def waitress_options(s: Settings) -> dict:
         # select()'s 1024-descriptor ceiling, so the limit can be higher than that.
         "connection_limit": s.connection_limit or 100_000,
         "asyncore_use_poll": True,
+        # connections the kernel holds before a worker accepts them: at waitress's 1024, one client's
+        # burst of thousands of connects filled it, and another's connect waited for a SYN resent after
+        # 1 s (issue 23). Linux caps it at net.core.somaxconn (4096 by default).
+        "backlog": 4096,
         "channel_timeout": s.channel_timeout or 24 * 3600,
         # how often silent connections, and requests past their deadline, are closed
         "cleanup_interval": max(1, min(10, s.channel_timeout or 10, s.request_deadline or 10)),

@@ -26,6 +26,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def tiny_env(folder: Path, **more: str) -> dict:
+    """A server's environment over ``folder``: a database there and the tiny card file (written
+    there), no rate limits and no access log unless ``more`` says otherwise (its MENTALMAGIC_*)."""
+    from test_importers import TINY, write
+
+    return {"MENTALMAGIC_DB": str(folder / "arbiter.sqlite"),
+            "MENTALMAGIC_CARDS": str(write(folder / "AtomicCards.json", TINY)),
+            "MENTALMAGIC_RATE_LIMIT": "0", "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0", **more}
+
+
 def call(port: int, method: str, path: str, body=None, headers: dict | None = None, timeout: float = 30,
          source: str = "127.0.0.1") -> tuple[int, dict, dict]:
     """(status, JSON body, headers) of one request from the loopback address ``source``."""
@@ -68,7 +78,7 @@ class Served:
             # that met itself (TCP simultaneous open) and read back its own request
             except (OSError, http.client.HTTPException):
                 if self.proc.poll() is not None:
-                    pytest.fail(f"the server exited: {self.output()[-2000:]}")
+                    pytest.fail(f"the server exited ({self.proc.returncode}): {self.output()[-2000:]}")
                 time.sleep(0.05)
         pytest.fail("the server did not answer")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from served import Served, call
+from served import Served, call, tiny_env
 from test_importers import TINY, write
 from test_startup import assert_refused, start
 
@@ -23,11 +23,9 @@ def card_count(db) -> tuple[int, int]:
 @pytest.fixture
 def played(tmp_path):
     """A database of TINY's cards holding a game of Ornithopters, one of them named Black Lotus."""
+    env = tiny_env(tmp_path)
     db = tmp_path / "arbiter.sqlite"
-    cards = write(tmp_path / "AtomicCards.json", TINY)
-    server = Served({"MENTALMAGIC_DB": str(db), "MENTALMAGIC_CARDS": str(cards), "MENTALMAGIC_RATE_LIMIT": "0",
-                     "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0"}, "--workers", "1",
-                    log=tmp_path / "server.log")
+    server = Served(env, "--workers", "1", log=tmp_path / "server.log")
     try:
         status, game, _ = call(server.port, "POST", "/games", {
             "format": "all", "players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Ornithopter"] * 3})

@@ -14,8 +14,7 @@ import sys
 import time
 
 import pytest
-from served import Served, call
-from test_importers import TINY, write
+from served import Served, call, tiny_env
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="a second loopback address (127.0.0.2): Linux")
 
@@ -24,10 +23,8 @@ PARTIAL = b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 
 
 def env_for(tmp_path, **more) -> dict:
-    return {"MENTALMAGIC_DB": str(tmp_path / "arbiter.sqlite"),
-            "MENTALMAGIC_CARDS": str(write(tmp_path / "AtomicCards.json", TINY)),
-            "MENTALMAGIC_RATE_LIMIT": "0", "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0",
-            "MENTALMAGIC_CLIENT_CONNECTIONS": "", "MENTALMAGIC_REQUEST_DEADLINE": "", **more}
+    """The cap and the deadline at their defaults (empty: unset), unless ``more`` sets them."""
+    return tiny_env(tmp_path, **{"MENTALMAGIC_CLIENT_CONNECTIONS": "", "MENTALMAGIC_REQUEST_DEADLINE": "", **more})
 
 
 def open_half(port: int, count: int) -> list[socket.socket]:
@@ -105,14 +102,13 @@ def test_a_clients_connections_past_its_cap_are_refused_with_the_envelope(tmp_pa
                     log=tmp_path / "server.log")
     held = []
     try:
-        for _ in range(3):
-            s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-            s.sendall(PARTIAL)
+        for _ in range(3):  # each answered once, so accepted, and kept alive: three open
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
             held.append(s)
-        time.sleep(0.5)  # let the worker accept them (a bound: the refusal below is what counts)
-        s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-        answer = s.recv(4096)
-        s.close()
+            s.sendall(PARTIAL + b"\r\n")
+            assert s.recv(65536).startswith(b"HTTP/1.1 200")
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:
+            answer = s.recv(4096)
         head, _, body = answer.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 503") and json.loads(body)["error"]["code"] == "too_many_connections"
         assert health_from_another_client(server.port) < 10  # another address is counted apart

@@ -10,8 +10,7 @@ import sqlite3
 import time
 
 import pytest
-from served import Served, call
-from test_importers import TINY, write
+from served import Served, call, tiny_env
 
 GAME = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Savannah Lions"] * 40}
 DRAW = {"type": "draw", "count": 1}
@@ -20,10 +19,7 @@ DRAW = {"type": "draw", "count": 1}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("idempotency")
-    served = Served({"MENTALMAGIC_DB": str(tmp / "arbiter.sqlite"),
-                     "MENTALMAGIC_CARDS": str(write(tmp / "AtomicCards.json", TINY)),
-                     "MENTALMAGIC_RATE_LIMIT": "0", "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0"},
-                    "--workers", "2", log=tmp / "server.log")
+    served = Served(tiny_env(tmp), "--workers", "2", log=tmp / "server.log")
     served.db = tmp / "arbiter.sqlite"
     yield served
     served.stop()

@@ -12,8 +12,7 @@ import pytest
 from limits import parse
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
-from served import Served, call
-from test_importers import TINY, write
+from served import Served, call, tiny_env
 
 from mentalmagic.web import sharedcounts  # noqa: F401 - registers shared://
 
@@ -75,10 +74,7 @@ def test_three_workers_count_a_client_once_within_5_percent_and_a_restart_keeps_
     """`make serve`'s default storage: a client gets MENTALMAGIC_RATE_LIMIT requests a minute from the
     whole server, whichever of the three workers answers each (one connection a request)."""
     limit = 300
-    env = {"MENTALMAGIC_DB": str(tmp_path / "arbiter.sqlite"),
-           "MENTALMAGIC_CARDS": str(write(tmp_path / "AtomicCards.json", TINY)),
-           "MENTALMAGIC_RATE_LIMIT": str(limit), "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0",
-           "MENTALMAGIC_RATE_LIMIT_STORAGE": ""}  # empty: the default
+    env = tiny_env(tmp_path, MENTALMAGIC_RATE_LIMIT=str(limit), MENTALMAGIC_RATE_LIMIT_STORAGE="")  # "": the default
     server = Served(env, "--workers", "3", log=tmp_path / "server.log")
     try:
         statuses = [call(server.port, "GET", "/cards/Ornithopter")[0] for _ in range(2 * limit)]

@@ -10,8 +10,7 @@ import sys
 import time
 
 import pytest
-from served import Served, call
-from test_importers import TINY, write
+from served import Served, call, tiny_env
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
 
@@ -25,16 +24,10 @@ def alive(pid: int) -> bool:
         return False
 
 
-def env_for(tmp_path) -> dict:
-    return {"MENTALMAGIC_DB": str(tmp_path / "arbiter.sqlite"),
-            "MENTALMAGIC_CARDS": str(write(tmp_path / "AtomicCards.json", TINY)),
-            "MENTALMAGIC_RATE_LIMIT": "0", "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0"}
-
-
 @pytest.mark.skipif(sys.platform != "linux", reason="reads the workers from /proc")
 @pytest.mark.parametrize("server", ["waitress", "gunicorn"])
 def test_a_sigkill_of_the_master_leaves_no_worker_and_a_restart_serves(tmp_path, server):
-    env = env_for(tmp_path)
+    env = tiny_env(tmp_path)
     first = Served(env, "--server", server, "--workers", "3", log=tmp_path / "server.log")
     try:
         deadline = time.monotonic() + 60
@@ -58,7 +51,7 @@ def test_a_sigkill_of_the_master_leaves_no_worker_and_a_restart_serves(tmp_path,
 
 
 def test_the_master_logs_a_worker_that_dies_and_its_replacement(tmp_path):
-    served = Served(env_for(tmp_path), "--workers", "2", log=tmp_path / "server.log")
+    served = Served(tiny_env(tmp_path), "--workers", "2", log=tmp_path / "server.log")
     try:
         deadline = time.monotonic() + 60
         while len(served.workers()) < 2 and time.monotonic() < deadline:
