@@ -501,7 +501,34 @@ def _leave_game(ctx: _Context, cmd: LeaveGame):
             why = "return.owns" if c.owner == pid else "return.not_controlled"
             raise ReturnRefused(why, card=cid, player=ctx.setup.player(pid).name,
                                 fields={"returned": [say(why + ".field", card=cid)]})
-    return {"player": pid, **ctx.departure(pid, cmd.returned)}, LEAVE_RULE
+    departure = ctx.departure(pid, cmd.returned)
+    return {"player": pid, **departure, **_revealed_as_they_go(ctx, pid, departure, dict(cmd.names))}, LEAVE_RULE
+
+
+def _revealed_as_they_go(ctx: _Context, pid: str, departure: dict, names: dict[str, str]) -> dict:
+    """D12 for a leaver: their face-down permanents and spells that leave with them or are exiled
+    (not those ``returned``) are revealed as they go and named by their controller, the leaver, as
+    705.4 and 705.4a say; with no legal name left, D8 (for a card someone else played face down)."""
+    revealed, namings, loss = [], {}, None
+    for cid in (*departure["removed"], *departure["exiled"]):
+        c = ctx.state.cards[cid]
+        if c.zone not in CONTROLLED_ZONES or not c.face_down or c.pentaland or c.commander_of or c.named_as:
+            continue
+        revealed.append(cid)
+        try:
+            naming, lost = ctx.face_up_naming(c, names.get(cid), "effect", namer=pid)
+        except NameRequired as e:
+            raise NameRequired(e.said, rule=e.rule, fields={"names": {cid: [say("field.required")]}}) from None
+        if naming:
+            namings[cid] = naming
+        elif lost and lost["player"] != pid and loss is None:  # the leaver leaves anyway
+            loss = lost
+    out: dict = {}
+    if revealed:
+        out["revealed"], out["namings"] = revealed, namings
+    if loss:
+        out["game_loss"] = loss
+    return out
 
 
 def _shuffle(ctx: _Context, cmd: Shuffle):

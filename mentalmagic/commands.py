@@ -87,6 +87,7 @@ class EndLook(Command):
 class LeaveGame(Command):
     type: ClassVar[str] = "leave_game"
     returned: tuple[str, ...] = ()  # D9: cards the leaver controls only through a control-changing effect
+    names: tuple[tuple[str, str], ...] = ()  # D12: (card, name) for their face-down cards revealed as they go
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -395,7 +395,12 @@ class GameState:
             self.players[c.owner].hand_epoch = seq
 
     def _fold_leave_game(self, e: Event) -> None:
+        for cid in e.data.get("revealed", ()):  # D12: turned face up as they go, named by the leaver
+            c = self.cards[cid]
+            c.face_down, c.face_down_seq, c.face_down_by, c.face_down_via = False, None, None, None
+            self._fold_naming(c, e.data["namings"].get(cid), e.seq)
         self._depart(e.data["player"], e.data, e.seq)
+        self._fold_loss(e.data.get("game_loss"), e.seq)
         p = self.players[e.data["player"]]
         p.status, p.rule, p.seq = LEFT, LEAVE_RULE, e.seq
 

@@ -118,6 +118,8 @@ class Viewer:
             value = getattr(command, name, None)
             if value:
                 changes[name] = tuple(self.resolve(v) for v in value)
+        if getattr(command, "names", None):  # leave_game's {card: name}
+            changes["names"] = tuple((self.resolve(cid), name) for cid, name in command.names)
         return replace(command, **changes) if changes else command
 
     def error(self, e: ArbiterError) -> ArbiterError:

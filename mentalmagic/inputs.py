@@ -208,6 +208,17 @@ class LeaveGameIn(_Action):
     returned = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=_distinct, metadata={
         "description": "D9: the cards the leaver controls only through a control-changing effect; they go back to"
                        " their owner's control where they are"})
+    names = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)),
+                        values=fields.String(validate=validate.Length(min=1, max=300)),
+                        validate=validate.Length(max=500), metadata={
+        "description": "D12: {card: name} for the leaver's face-down cards that leave with them or are exiled:"
+                       " revealed as they go, their controller names them (705.4, 705.4a)"})
+
+    @post_load
+    def to_command(self, data, **kwargs) -> commands.Command:
+        if "names" in data:
+            data["names"] = tuple(sorted(data["names"].items()))
+        return super().to_command(data, **kwargs)
 
 
 class ShuffleIn(_Action):

@@ -84,6 +84,43 @@ def test_d12_a_card_an_effect_exiles_face_down_or_a_pentaland_is_not_named(finde
         assert "naming" not in e.data and "revealed" not in e.data and t.card("c2").named_as is None
 
 
+def test_d12_a_leavers_face_down_cards_are_revealed_as_they_go_and_named_by_the_leaver(finder):
+    t = Table(finder, "Lightning Bolt", "Shock", players=THREE)
+    t.draw(ANA)
+    t.morph(ANA, "c1")
+    err = t.refused(ANA, errors.NameRequired, type="leave_game")
+    assert err.rule == "705.4" and "c1" in err.fields["names"]
+    t.refused(BOB, errors.Forbidden, type="leave_game", player=ANA, names={"c1": "Goblin Taskmaster"})
+    e = t.do(ANA, type="leave_game", names={"c1": "Goblin Taskmaster"})
+    assert e.data["revealed"] == ["c1"] and e.data["namings"]["c1"]["name"] == "Goblin Taskmaster"
+    c = t.card("c1")
+    assert (c.zone, c.face_down, c.named_as) == ("removed", False, "Goblin Taskmaster")
+    assert t.names() == [("Goblin Taskmaster", "c1", ANA, None)]  # it stays taken (704.4, D9)
+    assert replay(t.setup, t.events).snapshot() == t.state.snapshot()
+
+
+def test_d12_a_face_down_card_the_leaver_only_controls_is_exiled_face_up_named_by_the_leaver(finder):
+    t = Table(finder, "Lightning Bolt", "Shock", players=THREE)
+    t.draw(ANA)
+    t.morph(ANA, "c1")
+    t.do(None, judge=True, type="move", card="c1", to="battlefield", player=BOB)
+    e = t.do(BOB, type="leave_game", names={"c1": "Warbreak Trumpeter"})
+    assert e.data["exiled"] == ["c1"] and e.data["namings"]["c1"]["player"] == BOB
+    c = t.card("c1")
+    assert (c.zone, c.controller, c.face_down, c.named_as) == ("exile", ANA, False, "Warbreak Trumpeter")
+
+
+def test_d12_a_leaver_with_no_legal_name_for_anothers_face_down_card_costs_its_player_the_game_d8(finder):
+    t = Table(finder, "Savannah Lions", "Shock", "Craw Wurm", players=THREE)  # no {W} morph name
+    t.draw(ANA)
+    t.morph(ANA, "c1")
+    t.do(None, judge=True, type="move", card="c1", to="battlefield", player=BOB)
+    e = t.do(BOB, type="leave_game")
+    assert e.data["game_loss"]["player"] == ANA and e.data["namings"] == {}
+    assert t.state.players[ANA].status == "lost" and t.state.players[BOB].status == "left"
+    assert replay(t.setup, t.events).snapshot() == t.state.snapshot()
+
+
 # -- D13(d): the via of the face-down cast limits the names; clear refusals --------------------------
 def test_d13d_a_red_morph_that_dies_once_warbreak_trumpeter_is_named_must_be_goblin_taskmaster(finder):
     t = Table(finder, "Lightning Bolt", "Shock")
