@@ -426,6 +426,12 @@ WORDS: dict[str, str | tuple[str, str]] = {
                         "too many requests from {caller} ({why}); retry in {n} s"),
     "body.json_deep": N_("the body must be JSON in UTF-8 (Content-Type: application/json), not nested too deep"),
     "body.json_object": N_("the body must be a JSON object in UTF-8 (Content-Type: application/json)"),
+    # what the HTTP server refuses before the app (web/waitress_errors.py), and a body over the limit
+    "server.too_large": N_("the request body is too large for the arbiter: an action is small, and a game or a deck"
+                           " list fits in 256 KiB"),
+    "server.headers_too_large": N_("the request's headers are too large"),
+    "server.bad_request": N_("the request can't be read"),
+    "server.not_implemented": N_("this transfer encoding is not supported"),
     "idempotency.bad_key": N_("the {header} header must be 1 to {n} printable ASCII characters (a UUID will do)"),
     "idempotency.reused": N_("this {header} was used for another request within a day: use a new key for a new one"),
     # mana costs

@@ -18,11 +18,11 @@ MB = 1024 * 1024
 
 
 def send(port: int, method: str, path: str, size: int, chunked: bool = False,
-         token: str = "x") -> tuple[int, dict, bytes]:
+         token: str = "x", lang: str = "en") -> tuple[int, dict, bytes]:
     """``method path`` with a JSON-ish body of ``size`` bytes; (status, headers, body) of the answer.
     The server may answer and close before the whole body is sent: sending stops there."""
     head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Type: application/json",
-            f"Authorization: Bearer {token}", "Connection: close"]
+            f"Authorization: Bearer {token}", f"Accept-Language: {lang}", "Connection: close"]
     head.append("Transfer-Encoding: chunked" if chunked else f"Content-Length: {size}")
     piece = b"x" * (64 * 1024)
     with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
@@ -96,7 +96,8 @@ def test_a_body_too_large_gets_the_envelope_on_every_write_route(serve, size, se
         assert status == 413, (method, path, size, body[:200])
         assert headers["content-type"].startswith("application/json"), (method, path, headers)
         error = json.loads(body)["error"]
-        assert error["code"] == "too_large" and error["message"], (method, path, error)
+        assert error["code"] == "too_large" and error["message_code"] == "server.too_large", (method, path, error)
+        assert error["message"].startswith("the request body is too large"), error
 
 
 def test_a_chunked_body_too_large_gets_the_envelope_too(serve):  # noqa: F811
@@ -119,3 +120,11 @@ def test_what_waitress_refuses_before_the_app_is_in_the_envelope_too(serve):  # 
         assert head.split()[1] == str(status).encode() and b"application/json" in head, raw[:300]
         error = json.loads(body)["error"]
         assert error["code"] == code and error["message"], error
+
+
+@pytest.mark.parametrize("size", [2 * MB, 12 * MB])
+def test_the_refusal_is_worded_in_the_requests_language(serve, size):  # noqa: F811
+    _, port = serve("--server", "waitress", "--workers", "1")
+    status, _, body = send(port, "POST", f"{API}/games", size, lang="fr-FR,fr;q=0.9")
+    error = json.loads(body)["error"]
+    assert status == 413 and error["message"].startswith("le corps de la requête est trop grand"), error

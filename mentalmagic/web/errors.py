@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from flask import Flask, abort, current_app, jsonify, request
+from flask import Flask, current_app, jsonify, request
 from flask_babel import get_translations
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException, ServiceUnavailable
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, ServiceUnavailable
 
 from .. import errors
 from ..mana import ManaCostError
@@ -96,7 +96,9 @@ def register(app: Flask) -> None:
         """A body over the limit is a 413 on every route, read or not (Flask checks only bodies it reads)."""
         limit = app.config.get("MAX_CONTENT_LENGTH")
         if limit and (request.content_length or 0) > limit:
-            abort(413)
+            too_large = RequestEntityTooLarge()
+            too_large.said = say("server.too_large")  # worded in the request's language (http_error)
+            raise too_large
 
     @app.errorhandler(errors.ArbiterError)
     def domain_error(e: errors.ArbiterError):

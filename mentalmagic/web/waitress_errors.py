@@ -9,23 +9,35 @@ status on every route, so its error task is replaced by one that writes the enve
 from __future__ import annotations
 
 import json
+from urllib.parse import parse_qs
 
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
-# waitress's status -> the envelope's code (the app's own table, web/errors.py, for the others)
+from ..catalogue import text
+from ..messages import say
+
+# waitress's status -> the envelope's code (the app's own table, web/errors.py, for the others) and words
 CODES = {400: "bad_request", 413: "too_large", 431: "headers_too_large", 501: "not_implemented"}
-MESSAGES = {
-    413: "the request body is too large for the arbiter (an action is small; a game or deck list fits in 256 KiB)",
-    431: "the request's headers are too large",
-    501: "this transfer encoding is not supported",
-}
+WORDS = {400: "server.bad_request", 413: "server.too_large", 431: "server.headers_too_large",
+         501: "server.not_implemented"}
 
 
-def envelope_body(status: int, detail: str) -> bytes:
+def envelope_body(status: int, lang: str | None = None) -> bytes:
+    """The envelope of a refusal with this status, worded in ``lang`` (the request's, if it said)."""
+    said = say(WORDS.get(status, "server.bad_request"))
     code = CODES.get(status, "internal" if status >= 500 else "http_error")
-    message = MESSAGES.get(status) or detail or "the request can't be read"
-    return json.dumps({"error": {"code": code, "message": message}}).encode("utf-8")
+    return json.dumps({"error": {"code": code, "message": text(said, lang), **said.as_json()}},
+                      ensure_ascii=False).encode("utf-8")
+
+
+def request_language(request) -> str | None:
+    """``?lang=`` or the first tag of Accept-Language, as the app reads them (English otherwise)."""
+    query = parse_qs(getattr(request, "query", "") or "")
+    if query.get("lang"):
+        return query["lang"][0]
+    header = (getattr(request, "headers", None) or {}).get("ACCEPT_LANGUAGE", "")
+    return header.split(",")[0].split(";")[0].strip() or None
 
 
 class EnvelopeErrorTask(ErrorTask):
@@ -34,7 +46,7 @@ class EnvelopeErrorTask(ErrorTask):
 
     def execute(self) -> None:
         e = self.request.error
-        body = envelope_body(e.code, str(e.body))
+        body = envelope_body(e.code, request_language(self.request))
         self.status = f"{e.code} {e.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
         self.set_close_on_finish()
