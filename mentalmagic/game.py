@@ -291,6 +291,10 @@ class GameState:
             "finished": self.finished,
         }
 
+    def fold_in_place(self, e: Event) -> None:
+        """Fold ``e`` into this very state: only for a private copy nobody else reads (``replay``'s way)."""
+        self._fold(e)
+
     # -- the fold: no checks, only the event's data ------------------------------------
     def _fold(self, e: Event) -> None:
         FOLDS[e.type](self, e)

@@ -153,7 +153,8 @@ def render_event_data(data, before: dict[str, CardState], after: GameState, seq:
     if viewer.is_judge:
         return data
     if isinstance(data, dict):
-        return {k: render_event_data(v, before, after, seq, viewer) for k, v in data.items()}
+        return {render_event_data(k, before, after, seq, viewer): render_event_data(v, before, after, seq, viewer)
+                for k, v in data.items()}  # keys too: leave_game's namings are keyed by card
     if isinstance(data, list | tuple):
         return [render_event_data(v, before, after, seq, viewer) for v in data]
     if isinstance(data, str) and data in after.cards:

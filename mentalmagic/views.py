@@ -182,17 +182,29 @@ def event_view(e: Event, caller: Caller, before: GameState | None = None, after:
 def player_events(setup: GameSetup, events: list[Event], caller: Caller, since: int | None = None,
                   limit: int | None = None) -> list[dict]:
     """A page of the log as a player may read it: each event read between the states around it,
-    replayed from the start (D15: who saw a card then decides how it shows)."""
+    replayed from the start (D15: who saw a card then decides how it shows). One private state is
+    folded in place (replay's way), keeping only the cards each event names as they were before it."""
     out: list[dict] = []
     state = GameState.initial(setup)
+    shown = Viewer(setup, state, caller)
     for e in events:
         if limit is not None and len(out) >= limit:
             break
-        after = state.apply_event(e)
+        before = {cid: state.cards[cid].copy() for cid in _card_ids(e.data, state)}
+        state.fold_in_place(e)
         if since is None or e.seq > since:
-            out.append(event_view(e, caller, state, after, setup))
-        state = after
+            d = event_view(e, caller)
+            d["data"] = render_event_data(d["data"], before, state, e.seq, shown)
+            out.append(d)
     return out
+
+
+def _card_ids(value, state: GameState) -> set[str]:
+    if isinstance(value, dict):
+        return set().union(*(_card_ids(v, state) for v in value.values())) if value else set()
+    if isinstance(value, list | tuple):
+        return set().union(*(_card_ids(v, state) for v in value)) if value else set()
+    return {value} if isinstance(value, str) and value in state.cards else set()
 
 
 class SharedView(dict):
