@@ -13,6 +13,7 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from playwright import sync_api
 from test_console import (  # noqa: F401 - browser is a fixture
     api,
@@ -27,6 +28,36 @@ expect = sync_api.expect
 
 DECK = "Craw Wurm\nCraw Wurm\nShock\nGrizzly Bears\nLightning Bolt\nShock\nSavannah Lions\nLlanowar Elves\nSol Ring\n"
 COUNTS = os.environ.get("WHOLE_GAME_COUNTS")  # a file to write the counts to (the issue's before/after)
+
+# The words the judge reads, in each language (the catalogue's), looked for on the page.
+WORDS = {
+    "fr": {
+        "console": "Console de l’arbitre", "deck": "Cube du club", "restricted": "restreinte en vintage",
+        "opens": "705.4a l’ouvre", "taken_by": "pris par {who}", "teammate": "coéquipier",
+        "loses": "{who} perd la partie", "lost": "perdu", "in_game": "en jeu",
+        "reissue": "Nouveau jeton pour Ben", "never_again": "ne marchera plus", "leaves": "Ben quitte",
+        "win": "Ana, Cara gagnent", "wins": "Ana gagne", "left": "quitté",
+        "export": ("La partie est terminée — Ana, Cara gagnent.", "Journal des évènements", "comme Pentaland",
+                   "(règle 703.2)", "face cachée par mue", "(règle 705.4a)", "Root Elemental"),
+    },
+    "en": {
+        "console": "Judge's console", "deck": "Club cube", "restricted": "restricted in vintage",
+        "opens": "705.4a opens it", "taken_by": "taken by {who}", "teammate": "teammate",
+        "loses": "{who} loses the game", "lost": "lost", "in_game": "in the game",
+        "reissue": "New token for Ben", "never_again": "never works again", "leaves": "Ben leaves",
+        "win": "Ana, Cara win", "wins": "Ana wins", "left": "left the game",
+        "export": ("The game is over — Ana, Cara win.", "Event log", "as a Pentaland",
+                   "(rule 703.2)", "face down by morph", "(rule 705.4a)", "Root Elemental"),
+    },
+}
+# Words of the other language no line of a page should hold: card names (English in both) are taken out
+# first, and a line counts only with two of them, so a word both languages share passes.
+FOREIGN = {
+    "fr": re.compile(r"\b(the|and|of|with|card|cards|player|players|game|rule|is|are|loses|wins|to|from|this|"
+                     r"its|name|names|taken|by|not|can't|left)\b"),
+    "en": re.compile(r"\b(la|le|les|des|une|est|partie|règle|joueur|joueurs|carte|cartes|pour|avec|perd|"
+                     r"gagne|nom|noms|pris|par|du|au|aux|sur|dans|pas)\b", re.IGNORECASE),
+}
 
 
 class Judge:
@@ -91,33 +122,60 @@ class Judge:
 FOUND: list = []  # axe's violations, screen by screen: all of them asserted at the end
 
 
+FOREIGN_LINES: list = []  # sentences in the other language, screen by screen
+LANG = {"lang": "fr"}
+CARD_NAMES = re.compile("|".join(re.escape(n) for n in sorted({
+    *DECK.split("\n"), "Krenko, Mob Boss", "Mayael the Anima", "Root Elemental", "Warbreak Trumpeter",
+    "Goblin Taskmaster", "Boomerang", "Counterspell", "Illusionary Mask"} - {""}, key=len, reverse=True)))
+
+
+def foreign_lines(text: str, lang: str) -> list[str]:
+    """The lines of ``text`` that read as the other language: two of its words or more, card names aside."""
+    return [line for line in text.splitlines()
+            if len(FOREIGN[lang].findall(CARD_NAMES.sub("", line))) >= 2]
+
+
+# The page's text but what it marks as in another language (a card's printed rules text is lang="en").
+PAGE_WORDS = """() => [...document.querySelectorAll('body [lang]')]
+    .filter((el) => el.lang !== document.documentElement.lang)
+    .reduce((text, el) => text.replace(el.innerText, ''), document.body.innerText)"""
+
+
 def axe_clean(pg):
     FOUND.extend((pg.url.split("#")[0], v) for v in axe_violations(pg))
+    FOREIGN_LINES.extend((pg.url.split("#")[0], line) for line in foreign_lines(pg.evaluate(PAGE_WORDS), LANG["lang"]))
 
 
-def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
-    guarded = Guarded(browser, base_url, locale="fr-FR", viewport={"width": 1366, "height": 768}, bypass_csp=True)
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_whole_game(browser, base_url, lang):  # noqa: F811 - fixtures
+    w = WORDS[lang]
+    LANG["lang"] = lang
+    FOUND.clear()
+    FOREIGN_LINES.clear()
+    locale = {"fr": "fr-FR", "en": "en-US"}[lang]
+    guarded = Guarded(browser, base_url, locale=locale, viewport={"width": 1366, "height": 768}, bypass_csp=True)
     pg = guarded.new_page()
     j = Judge(pg)
     try:
         j.at("deck")
         pg.goto("/")
-        j.click(pg.get_by_role("link", name="Console de l’arbitre"))  # the lookup page links to the console
-        j.type("#deck-name", "Cube du club")
+        j.click(pg.get_by_role("link", name=w["console"]))  # the lookup page links to the console
+        expect(pg.locator("html")).to_have_attribute("lang", lang)
+        j.type("#deck-name", w["deck"])
         j.paste("#deck-list", DECK)
         j.click("#save-deck")
-        expect(pg.locator("#deck-select option:checked")).to_contain_text("Cube du club")
+        expect(pg.locator("#deck-select option:checked")).to_contain_text(w["deck"])
         report = pg.locator("#deck-report")  # the report stays after saving, its flags for vintage only
         expect(report).to_contain_text("Sol Ring")
-        expect(report).to_contain_text("restreinte en vintage")
+        expect(report).to_contain_text(w["restricted"])
         assert "legacy" not in report.inner_text()
         kept_decks = pg.evaluate("JSON.parse(localStorage.getItem('mentalmagic.decks'))")
         assert len(kept_decks) == 1 and all(d["edit_token"] for d in kept_decks.values())
         j.click("#edit-deck")  # the browser kept the edit token: rename it
-        expect(pg.locator("#deck-name")).to_have_value("Cube du club")
-        j.type("#deck-name", "Cube du club 2")
+        expect(pg.locator("#deck-name")).to_have_value(w["deck"])
+        j.type("#deck-name", w["deck"] + " 2")
         j.click("#save-deck")
-        expect(pg.locator("#deck-select option:checked")).to_contain_text("Cube du club 2")
+        expect(pg.locator("#deck-select option:checked")).to_contain_text(w["deck"] + " 2")
         axe_clean(pg)
 
         j.at("three players")
@@ -172,7 +230,7 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         expect(pg.locator("#face-up-box .mark-exception")).to_be_visible()
         opened = pg.locator("#face-up-box .choices button", has_text="Root Elemental")
         expect(opened).to_be_enabled()
-        expect(opened).to_contain_text("705.4a l’ouvre")  # taken by Ben, enabled only through 705.4a
+        expect(opened).to_contain_text(w["opens"])  # taken by Ben, enabled only through 705.4a
         j.click(opened)
         expect(pg.locator(f'[data-card="{ana_wurm}"] .mark-facedown')).to_have_count(0)
 
@@ -196,18 +254,18 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         expect(shut).to_have_count(2)
         for name, who in (("Goblin Taskmaster", "Ana"), ("Warbreak Trumpeter", "Ben")):
             expect(shut.filter(has_text=name)).to_be_disabled()
-            expect(shut.filter(has_text=name)).to_contain_text(f"pris par {who}")
-        expect(pg.locator("#face-up-box .mark-loss")).to_contain_text("coéquipier")
+            expect(shut.filter(has_text=name)).to_contain_text(w["taken_by"].format(who=who))
+        expect(pg.locator("#face-up-box .mark-loss")).to_contain_text(w["teammate"])
         j.action("to_graveyard")
         # the loss asks first: who, why (705.4a closed by a teammate, D7), the rule; nothing is recorded yet
         expect(pg.locator("#confirm-dialog")).to_be_visible()
         assert len(api(base_url, "GET", f"/games/{gid}/events", judge)["events"]) == 11  # nothing recorded yet
-        j.confirm("Cara perd la partie", "705.4a", "D8", "coéquipier", "D7")
-        expect(pg.locator("#players li").nth(2)).to_contain_text("perdu")
+        j.confirm(w["loses"].format(who="Cara"), "705.4a", "D8", w["teammate"], "D7")
+        expect(pg.locator("#players li").nth(2)).to_contain_text(w["lost"])
         expect(pg.locator("#players li").nth(2)).to_contain_text("D7")
-        expect(pg.locator("#log li").first).to_contain_text("coéquipier")
+        expect(pg.locator("#log li").first).to_contain_text(w["teammate"])
         j.click("#card-status .undo-now")  # undo offered right after the loss
-        expect(pg.locator("#players li").nth(2)).to_contain_text("en jeu")
+        expect(pg.locator("#players li").nth(2)).to_contain_text(w["in_game"])
 
         j.at("a bot")
         api(base_url, "POST", f"/games/{gid}/actions", kept["players"][2]["token"], {"type": "draw", "count": 1})
@@ -222,19 +280,19 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         axe_clean(seat)
 
         j.at("a token reissued")
-        j.click(pg.get_by_role("button", name=re.compile("Nouveau jeton pour Ben")))
-        j.confirm("Ben", "ne marchera plus")
+        j.click(pg.get_by_role("button", name=re.compile(w["reissue"])))
+        j.confirm("Ben", w["never_again"])
         expect(pg.locator("#game-status")).to_contain_text("Ben")
         assert pg.locator('#links a[data-player="p2"]').get_attribute("href") != link
 
         j.at("a player leaves: the game ends")
-        j.click(pg.get_by_role("button", name=re.compile("Ben quitte")))
-        j.confirm("Ben", "D9", "Ana, Cara gagnent")
-        expect(pg.locator("#players li").nth(1)).to_contain_text("quitté")
+        j.click(pg.get_by_role("button", name=re.compile(w["leaves"])))
+        j.confirm("Ben", "D9", w["win"])
+        expect(pg.locator("#players li").nth(1)).to_contain_text(w["left"])
         assert api(base_url, "GET", f"/games/{gid}", judge)["status"] == "finished"
         end = pg.locator("#game-end")
         expect(end).to_be_visible()
-        expect(end).to_contain_text("Ana, Cara gagnent")
+        expect(end).to_contain_text(w["win"])
         expect(end).to_contain_text("104.2a")
         expect(pg.locator("#command-input")).to_be_disabled()
         axe_clean(pg)
@@ -243,9 +301,9 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         with pg.expect_download() as got:
             j.click("#export-text")
         text = Path(got.value.path()).read_text(encoding="utf-8")
-        for words in ("La partie est terminée — Ana, Cara gagnent.", "Journal des évènements",
-                      "comme Pentaland", "(règle 703.2)", "face cachée par mue", "(règle 705.4a)", "Root Elemental"):
+        for words in w["export"]:
             assert words in text, words
+        assert foreign_lines(text, lang) == []
         with pg.expect_download() as got:
             j.click("#export-json")
         exported = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))
@@ -253,7 +311,7 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         assert [e["seq"] for e in exported["events"]] == list(range(1, len(exported["events"]) + 1))
         seat.goto(pg.locator('#links a[data-player="p2"]').get_attribute("href"))  # Ben's new link
         seat.reload()
-        expect(seat.locator("#game-end")).to_contain_text("Ana, Cara gagnent")  # on the players' pages too
+        expect(seat.locator("#game-end")).to_contain_text(w["win"])  # on the players' pages too
         seat.close()
 
         j.at("a deck deleted")
@@ -261,8 +319,8 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         j.click("#source-saved")
         expect(pg.locator("#deck-tools")).to_be_visible()
         j.click("#delete-deck")
-        j.confirm("Cube du club 2")
-        expect(pg.locator("#deck-select")).not_to_contain_text("Cube du club")
+        j.confirm(w["deck"] + " 2")
+        expect(pg.locator("#deck-select")).not_to_contain_text(w["deck"])
 
         j.at("a Commander game to 21")
         pg.goto("/console")
@@ -313,9 +371,9 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         expect(pg.locator(".commander-line").first).to_contain_text("{4}")
         j.type("#damage-n-p2", "21")  # commander damage from Ben's row (903.10a)
         j.click("#players li:nth-child(2) .damage-form button")
-        j.confirm("Ben perd la partie", "21", "903.10a", "Ana gagne")
-        expect(pg.locator("#players li").nth(1)).to_contain_text("perdu")
-        expect(pg.locator("#game-end")).to_contain_text("Ana gagne")
+        j.confirm(w["loses"].format(who="Ben"), "21", "903.10a", w["wins"])
+        expect(pg.locator("#players li").nth(1)).to_contain_text(w["lost"])
+        expect(pg.locator("#game-end")).to_contain_text(w["wins"])
         assert api(base_url, "GET", f"/games/{gid}", judge)["status"] == "finished"
         axe_clean(pg)
     finally:
@@ -325,3 +383,4 @@ def test_the_whole_game(browser, base_url):  # noqa: F811 - fixtures
         guarded.context.close()
     guarded.check()
     assert FOUND == []
+    assert FOREIGN_LINES == []
