@@ -8,6 +8,7 @@ from functools import cached_property
 
 from .identity import Identity, parse_identity, symbol_colours
 from .mana import ManaCost
+from .messages import CardName, card_name
 from .names import fold
 
 # D4: which layouts name each half apart, and which offer every face's cost when printed.
@@ -37,6 +38,11 @@ class Face:
     defense: str | None = None
     # its colours (cost, colour indicator, characteristic-defining abilities); None = not given
     colors: Identity | None = field(default=None, compare=False)
+
+    @property
+    def said_name(self) -> CardName:
+        """The name as a message parameter: worded in French where the table speaks it (messages.py)."""
+        return card_name(self.name, self.french_name)
 
     @property
     def known(self) -> bool:
@@ -73,6 +79,11 @@ class Card:
     @property
     def front(self) -> Face:
         return self.faces[0]
+
+    @property
+    def said_name(self) -> CardName:
+        """The name as a message parameter: worded in French where the table speaks it (messages.py)."""
+        return card_name(self.name, self.french_name)
 
     @cached_property
     def face_names(self) -> frozenset[str]:
@@ -163,6 +174,11 @@ class Nameable:
     def __post_init__(self):
         # the registry's identity of a name; interned, so the pool's look-up keys are this same string
         object.__setattr__(self, "key", sys.intern(fold(self.name)))
+
+    @property
+    def said_name(self) -> CardName:
+        """The name as a message parameter: worded in French where the table speaks it (messages.py)."""
+        return card_name(self.name, self.french_name)
 
     @property
     def cost(self) -> ManaCost:

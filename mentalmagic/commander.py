@@ -73,14 +73,14 @@ def commander_refusal(card: Card) -> Message | None:
     """Why ``card`` can't be a commander on its own (903.3, 903.3a), or None when it can."""
     face = card.front
     if not card.in_library:
-        return say("commander.not_in_deck", card=card.name)
+        return say("commander.not_in_deck", card=card.said_name)
     if face.has_type("Legendary") and face.has_type("Creature"):
         return None
     if "can be your commander" in fold(face.text):
         return None
     if is_background(card):
-        return say("commander.background", card=card.name)
-    return say("commander.not_legendary", card=card.name)
+        return say("commander.background", card=card.said_name)
+    return say("commander.not_legendary", card=card.said_name)
 
 
 def can_be_commander(card: Card) -> bool:
@@ -98,7 +98,7 @@ def _pair_problem(first: Card, second: Card) -> tuple[str, Message] | None:
     """(rule, why) when the two can't share the command zone: 903.3 for a card that can't be a
     commander at all, D14(c) for two that could each be one but not together."""
     if fold(first.name) == fold(second.name):
-        return PAIR_RULE, say("commander.twice", card=first.name)
+        return PAIR_RULE, say("commander.twice", card=first.said_name)
     a, b = pair_abilities(first), pair_abilities(second)
     for one, x, other in ((first, a, second), (second, b, first)):
         if (x.chooses_background and is_background(other)) or (x.doctors_companion and is_time_lord_doctor(other)):
@@ -114,7 +114,7 @@ def _pair_problem(first: Card, second: Card) -> tuple[str, Message] | None:
         return None
     if a.group and a.group == b.group:
         return None
-    return PAIR_RULE, say("commander.pair", first=first.name, second=second.name)
+    return PAIR_RULE, say("commander.pair", first=first.said_name, second=second.said_name)
 
 
 def _check_count(count: int) -> None:
@@ -161,7 +161,7 @@ def _identity_of(commanders: tuple[Card, ...], _identities: tuple) -> Identity:
     out: set[str] = set()
     for card in commanders:
         if card.color_identity is None:
-            raise NotACommander("commander.no_identity", card=card.name, rule="903.4")
+            raise NotACommander("commander.no_identity", card=card.said_name, rule="903.4")
         out |= card.color_identity
     return frozenset(out)
 

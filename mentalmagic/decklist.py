@@ -238,7 +238,7 @@ def parse_deck(text: str, pool: CardPool, *, suggest: bool = True) -> Deck:
             problems.append(Problem(number, shown, say("deck.no_card", name=form.name), hints))
         elif not card.in_library:  # a plane, a scheme, a token...: "Llanowar" may have meant Llanowar Elves
             hints = suggestions(form.name, pool) if hint else ()
-            problems.append(Problem(number, shown, say("deck.not_library", card=card.name, layout=card.layout),
+            problems.append(Problem(number, shown, say("deck.not_library", card=card.said_name, layout=card.layout),
                                     hints, rule="700.2"))
         elif size + form.count > MAX_SIZE:
             problems.append(Problem(number, shown, say("deck.too_big", n=MAX_SIZE, size=size)))
@@ -275,10 +275,10 @@ def flags(entries, pool: CardPool) -> tuple[Flag, ...]:
         reasons = []
         if entry:  # the rule goes beside the message, never inside it too
             reasons.append((entry.rule, say("flag.banned" if entry.status == "banned" else "flag.watched",
-                                            card=card.name)))
+                                            card=card.said_name)))
         for fmt, status in formats.items():
             reasons.append(("706.1", say("flag.format_banned" if status == "banned" else "flag.format_restricted",
-                                         card=card.name, format=fmt)))
+                                         card=card.said_name, format=fmt)))
         if unknown:
             reasons.append(("704.1", say("flag.unknown_cost", faces=list(unknown))))
         out.append(Flag(card.name, card.french_name, entry.status if entry else None,

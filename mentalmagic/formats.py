@@ -74,16 +74,16 @@ class Refusal:
 def format_refusal(card: Card, fmt: str, bans: BanList, legalities_known: bool = True) -> Refusal | None:
     """D5: None when the card may be chosen in ``fmt``; else the rule that stops it."""
     if not card.in_library:
-        return Refusal("704.1", say("card.not_in_library", card=card.name))
+        return Refusal("704.1", say("card.not_in_library", card=card.said_name))
     entry = bans.entry_for(card)
     if entry and entry.status == "banned":
-        return Refusal(entry.rule, say("format.banlist", card=card.name, rule=entry.rule))
+        return Refusal(entry.rule, say("format.banlist", card=card.said_name, rule=entry.rule))
     if fmt == "all" or not legalities_known:
         return None
     status = (card.legalities or {}).get(fmt)
     if status in ("banned", "restricted"):
         code = "format.banned" if status == "banned" else "format.restricted"
-        return Refusal("706.1", say(code, card=card.name, format=fmt))
+        return Refusal("706.1", say(code, card=card.said_name, format=fmt))
     if status != "legal":
-        return Refusal("704.1", say("format.not_in", card=card.name, format=fmt))
+        return Refusal("704.1", say("format.not_in", card=card.said_name, format=fmt))
     return None

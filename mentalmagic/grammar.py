@@ -481,8 +481,9 @@ def suggest(line: str, table: Table, lang: str = "en") -> Suggestion:
     if s.kind == "player":
         shown = {**{n: n for n in every}, "undo": VERB_SHOWN["undo"]}
     key = fold(s.prefix)
-    french = (shown[w] for w in every if w in shown)
-    return Suggestion(s.kind, s.prefix, tuple(dict.fromkeys(w for w in french if fold(w).startswith(key))))
+    french = [shown[w] for w in every if w in shown and fold(shown[w]).startswith(key)]
+    # the French first; an English word typed is still completed in English (`ana dr` offers draw)
+    return Suggestion(s.kind, s.prefix, tuple(dict.fromkeys([*french, *(w for w in s.words if s.prefix)])))
 
 
 def _suggest(line: str, table: Table) -> Suggestion:

@@ -279,20 +279,20 @@ class CandidateFinder:
         key = fold(name)
         face = next((f for f in card.faces if fold(f.name) == key or fold(f.french_name or "") == key), None)
         if face is not None and face.cost is None:
-            return say("name.cost_unknown", name=face.name)
+            return say("name.cost_unknown", name=face.said_name)
         if card.layout in SPLIT_LAYOUTS and card.nameables():
-            return say("name.split", card=card.name, halves=either([n.name for n in card.nameables()]))
+            return say("name.split", card=card.said_name, halves=either([n.said_name for n in card.nameables()]))
         if not card.in_library:
             if card.layout == "meld_result":
-                return say("name.meld_back", card=card.name)
-            return say("card.not_in_library", card=card.name)
+                return say("name.meld_back", card=card.said_name)
+            return say("card.not_in_library", card=card.said_name)
         if card.nameables():
-            return say("name.back_face", name=name, card=card.name, front=card.front.name)
-        return say("name.no_cost", card=card.name)
+            return say("name.back_face", name=name, card=card.said_name, front=card.front.said_name)
+        return say("name.no_cost", card=card.said_name)
 
     @staticmethod
     def _itself(printed: Card) -> Reason:
-        return Reason("704.1", say("name.itself", card=printed.name))
+        return Reason("704.1", say("name.itself", card=printed.said_name))
 
     def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys, identity=None,
                      whose=None) -> Verdict:
@@ -315,10 +315,10 @@ class CandidateFinder:
             what = say("cost.a_card_none") if cost is None or cost.is_none else say("cost.a_card", cost=str(cost))
         if not shared:
             printed_txt = either([_as_named(c) for c in costs]) or say("cost.no_known")
-            reasons.append(Reason("704.1", say("name.cost_mismatch", name=n.name, cost=cost_phrase(n.cost),
+            reasons.append(Reason("704.1", say("name.cost_mismatch", name=n.said_name, cost=cost_phrase(n.cost),
                                                printed=printed_txt)))
         if n.key in taken_keys:
-            reasons.append(Reason("704.2", say("name.taken", name=n.name)))
+            reasons.append(Reason("704.2", say("name.taken", name=n.said_name)))
         if identity is not None:
             outside = _outside_identity(n, identity, whose)
             if outside:
@@ -326,17 +326,17 @@ class CandidateFinder:
         if reasons:
             return Verdict(False, in_rule_order(reasons), n)
         if not all(c.is_none for c in shared):
-            why = say("name.cost_match", name=n.name, cost=cost_phrase(n.cost), printed=what,
+            why = say("name.cost_match", name=n.said_name, cost=cost_phrase(n.cost), printed=what,
                       read=either([cost_words(c) for c in shared]))
         elif printed is not None:  # D2: no mana cost matches only no mana cost
-            why = say("name.no_cost_match", name=n.name, printed=what)
+            why = say("name.no_cost_match", name=n.said_name, printed=what)
         else:
-            why = say("name.no_cost_only", name=n.name)
+            why = say("name.no_cost_only", name=n.said_name)
         ok = [Reason("704.1", why)]
         if self.pool.mental_magic_status(n.card) == "watched":
-            ok.append(Reason("706.4a", say("name.watched", card=n.card.name)))
+            ok.append(Reason("706.4a", say("name.watched", card=n.card.said_name)))
         if identity is not None:
-            ok.append(Reason("903.5c", say("identity.within", name=n.name, identity=identity_text(n.identity),
+            ok.append(Reason("903.5c", say("identity.within", name=n.said_name, identity=identity_text(n.identity),
                                            whose=whose or say("commander.the"), within=identity_text(identity))))
         return Verdict(True, ok, n)
 
@@ -345,10 +345,10 @@ def _outside_identity(n: Nameable, identity: Identity, whose: Message | None) ->
     """903.5c, D14(b): a name outside the namer's commander's colour identity is refused."""
     whose = whose or say("commander.the")
     if n.identity is None:  # never guessed, like an unknown cost (D2)
-        return Reason("903.5c", say("identity.unknown", name=n.name, whose=whose, within=identity_text(identity)))
+        return Reason("903.5c", say("identity.unknown", name=n.said_name, whose=whose, within=identity_text(identity)))
     if n.identity <= identity:
         return None
-    return Reason("903.5c", say("identity.outside", name=n.name, identity=identity_text(n.identity), whose=whose,
+    return Reason("903.5c", say("identity.outside", name=n.said_name, identity=identity_text(n.identity), whose=whose,
                                 within=identity_text(identity)))
 
 
@@ -399,11 +399,12 @@ def explain_empty(
         seen.add(n.key)
         refusal = pool.refusal(n.card, fmt)
         if printed is not None and n.key in printed.face_names:
-            rule, reason = "704.1", say("name.is_printed", name=n.name)
+            rule, reason = "704.1", say("name.is_printed", name=n.said_name)
         elif refusal is not None:
             rule, reason = refusal.rule, refusal.message
         elif not n.face.fits(type_, keyword):
-            rule, reason = None, say("name.filtered", name=n.name, filter=" ".join(w for w in (type_, keyword) if w))
+            asked = " ".join(w for w in (type_, keyword) if w)
+            rule, reason = None, say("name.filtered", name=n.said_name, filter=asked)
         elif identity is not None and (outside := _outside_identity(n, identity, whose)) is not None:
             rule, reason = outside.rule, outside.message
         else:  # a candidate after all: not an exclusion (the caller's list was not empty)

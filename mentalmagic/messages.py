@@ -59,6 +59,20 @@ def say(code: str, **params) -> Message:
     return Message(code, params)
 
 
+class CardName(str):
+    """A card's English name that knows its French one: worded in French where the table speaks
+    French and the data has it, else in English, marked as such (``name.english``). A plain str
+    everywhere else (JSON gives the English, canonical name)."""
+
+    french: str | None = None
+
+
+def card_name(name: str, french: str | None = None) -> CardName:
+    out = CardName(name)
+    out.french = french
+    return out
+
+
 def _joined(code: str, items) -> Message | str:
     items = list(items)
     if not items:
@@ -118,9 +132,17 @@ def render(message: Message | str, translations=None) -> str:
 def _word(value, t) -> str:
     if isinstance(value, Message):
         return render(value, t)
+    if isinstance(value, CardName) and _language_of(t) != WORDS["language"]:
+        return value.french or render(Message("name.english", {"name": str(value)}), t)
     if isinstance(value, list | tuple):
         return ", ".join(_word(v, t) for v in value)
     return str(value)
+
+
+def _language_of(t) -> str:
+    """The language a translations object words in, as its catalogue says it (``language``)."""
+    msgid = WORDS["language"]
+    return t.gettext(msgid) or ENGLISH
 
 
 class _English:
@@ -159,6 +181,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "game_card.unknown": N_("no card '{card}' in this game"),
     "game_card.unknown.field": N_("unknown card '{card}'"),
     "field.required": N_("required"),
+    "language": N_("language code: en"),  # the catalogue's own language: which card names to give
+    "name.english": N_("{name}"),  # a card name the data lacks in the caller's language: marked so
     # words that join words
     "list.or": N_("{a} or {b}"),
     "list.and": N_("{a} and {b}"),

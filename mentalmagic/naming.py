@@ -138,10 +138,10 @@ class Naming:
             identity=self.identity(namer)[0],
         ).candidates if fits(n.face, type_, keywords)]
         taken = registry.taken_keys()
-        legal = tuple(n.name for n in found)
-        free = tuple(n.name for n in found if n.key not in taken)
+        legal = tuple(n.said_name for n in found)  # names as str, worded in French where the table speaks it
+        free = tuple(n.said_name for n in found if n.key not in taken)
         # D6: the window is what was legal and free at the moment the card went face down.
-        window = tuple(n.name for n in found if not registry.taken_before(n.name, since_seq + 1))
+        window = tuple(n.said_name for n in found if not registry.taken_before(n.name, since_seq + 1))
         by_opponent = any(r.player in opponents for name in window for r in registry.records_for(name))
         exception = not free and bool(window) and by_opponent
         return FaceUpChoice(via=via, legal=legal, free=free, window=window, exception=exception,
@@ -155,15 +155,16 @@ class Naming:
         n: Nameable = v.nameable  # type: ignore[assignment]
         if n.key not in {fold(x) for x in choice.legal}:
             missing = lacking([n.face], choice.type_, choice.keywords)
-            why = say("name.has", name=n.name, missing=missing) if missing else say("name.not_legal_here", name=n.name)
+            why = (say("name.has", name=n.said_name, missing=missing) if missing
+                   else say("name.not_legal_here", name=n.said_name))
             raise NotACandidate("face_up.unfit", why=why, via=choice.via, filter=choice.describe_filter(),
                                 rule="705.4", fields={"name": [why]})
         if n.key in {fold(x) for x in choice.free}:
             return n, None
         if choice.exception and n.key in {fold(x) for x in choice.window}:
             return n, EXCEPTION_705_4A
-        raise NameTaken("name.taken_advice", name=n.name, advice=choice.advice(),
-                        fields={"name": [say("name.taken.field", name=n.name)]})
+        raise NameTaken("name.taken_advice", name=n.said_name, advice=choice.advice(),
+                        fields={"name": [say("name.taken.field", name=n.said_name)]})
 
     def check_same_name(self, named_as: str | None, name: str | None) -> None:
         """704.4: a named card keeps its name; giving its own name again is harmless."""

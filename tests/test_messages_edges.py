@@ -38,9 +38,9 @@ def _taken_twice(client, **request) -> dict:
 
 @pytest.mark.parametrize("request_, start", [
     ({}, "Lightning Bolt is already the name of another card in this game"),
-    ({"headers": {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}}, "Lightning Bolt est déjà le nom d’une autre carte"),
+    ({"headers": {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}}, "Foudre est déjà le nom d’une autre carte"),
     ({"headers": {"Accept-Language": "de, en;q=0.5"}}, "Lightning Bolt is already the name"),
-    ({"lang": "fr", "headers": {"Accept-Language": "en"}}, "Lightning Bolt est déjà le nom"),
+    ({"lang": "fr", "headers": {"Accept-Language": "en"}}, "Foudre est déjà le nom"),
     ({"lang": "en", "headers": {"Accept-Language": "fr"}}, "Lightning Bolt is already the name"),
 ])
 def test_a_refusal_is_worded_in_the_language_asked_with_the_same_code_rule_and_params(client, request_, start):
@@ -83,7 +83,7 @@ def test_the_cli_words_its_refusals_in_lang_fr(tmp_path, card_db_path, pool, fin
     assert run("game", "move", game, "1", "stack", "--name", "Lightning Bolt").exit_code == 0
     french = run("--lang", "fr", "game", "move", game, "2", "stack", "--name", "Lightning Bolt")
     assert french.exit_code == 1
-    assert french.stderr.startswith("refused (704.2): Lightning Bolt est déjà le nom d’une autre carte"), french.stderr
+    assert french.stderr.startswith("refused (704.2): Foudre est déjà le nom d’une autre carte"), french.stderr
     by_env = run("game", "move", game, "2", "stack", "--name", "Lightning Bolt", env={"MENTALMAGIC_LANG": "fr"})
     assert "est déjà le nom" in by_env.stderr
     english = run("game", "move", game, "2", "stack", "--name", "Lightning Bolt")

@@ -581,11 +581,13 @@ def test_an_empty_cost_says_why(page, base_url):
     sync_api.expect(box.locator("li")).to_have_count(len(data["excluded"]))
     item = box.locator("li", has_text="Mental Misstep")
     sync_api.expect(item).to_contain_text("restricted in vintage")
-    sync_api.expect(item).to_contain_text("(706.1)")
+    sync_api.expect(item).to_contain_text("(rule 706.1)")
+    title = item.locator("abbr.rule").get_attribute("title")
+    assert title == "banned or restricted in the chosen format: banned"  # the rule's short text (issue 19)
 
     page.goto("/?printed=Mental%20Misstep")  # the printed card itself is out too (704.1)
     wait_results(page, 0)
-    sync_api.expect(page.locator("#excluded li", has_text="Mental Misstep")).to_contain_text("(704.1)")
+    sync_api.expect(page.locator("#excluded li", has_text="Mental Misstep")).to_contain_text("(rule 704.1)")
 
     # the house option reads {U/P} as {U} or {2}: now there are names, and the URL says so
     page.goto("/?cost=%7BU/P%7D")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
+from flask_babel import get_locale
 
 from .. import __version__, lookups
 from ..formats import FORMATS
@@ -123,9 +124,10 @@ def encoded() -> Encoded:
 
 
 def _question(q: CandidateQuery) -> tuple:
-    """What an empty answer's reasons depend on: the question, never a game's taken names."""
+    """What an empty answer's reasons depend on: the question and the language they are worded in,
+    never a game's taken names."""
     return (q.printed.name if q.printed is not None else None, str(q.cost) if q.cost is not None else None, q.fmt,
-            q.phyrexian_as_hybrid, q.type_, q.keyword, tuple(c.name for c in q.commanders))
+            q.phyrexian_as_hybrid, q.type_, q.keyword, tuple(c.name for c in q.commanders), str(get_locale()))
 
 
 @bp.get("/check")

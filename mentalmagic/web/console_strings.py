@@ -4,6 +4,10 @@ messages; merged into the page data by script_strings.py. Placeholders as there.
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import pgettext
+
+# A "key.vowel.VAR" variant is used when the value of {VAR} starts with a vowel: the catalogue
+# elides there ("Main d’Ana", not "Main de Ana"); in English it reads as the plain message.
 
 
 def console_strings(_plural) -> dict[str, str]:
@@ -49,6 +53,7 @@ def console_strings(_plural) -> dict[str, str]:
         "game.title": _("Game {id} — Mental Magic arbiter"),
         "game.seat_judge": _("Game {id}, as the judge"),
         "game.seat_player": _("Game {id}, from {name}'s seat"),
+        "game.seat_player.vowel.name": pgettext("before a vowel", "Game {id}, from {name}'s seat"),
         "game.no_token": _("This browser has no token for this game: open a player's link, or the game from the "
                            "console of the laptop that created it."),
         "game.sending": _("Sending…"),
@@ -74,6 +79,7 @@ def console_strings(_plural) -> dict[str, str]:
         "game.leave_for": _("{name} leaves the game (D9)"),
         **_plural("game.library", "Library: {n} card", "Library: {n} cards"),
         "game.of_player": _("{zone} of {name}"),
+        "game.of_player.vowel.name": pgettext("before a vowel", "{zone} of {name}"),
         "game.no_names": _("No name taken yet."),
         "game.taken_by": _("taken by {name}"),
         "pstatus.in_game": _("in the game"),
@@ -111,8 +117,16 @@ def console_strings(_plural) -> dict[str, str]:
         "cmd.no_name": _("which name? e.g. ben name 3 Shock"),
         "cmd.two_cards": _("name at least two cards, e.g. same 3 4"),
         "ask.could_yes": _("These unnamed cards of {who}'s hand could be named {name} (705.11): {cards}."),
+        "ask.could_yes.vowel.who": pgettext("before a vowel",
+                                            "These unnamed cards of {who}'s hand could be named {name} (705.11): "
+                                            "{cards}."),
         "ask.could_no": _("No unnamed card of {who}'s hand could be named {name} (705.11)."),
+        "ask.could_no.vowel.who": pgettext("before a vowel",
+                                           "No unnamed card of {who}'s hand could be named {name} (705.11)."),
         "ask.could_taken": _("{name} is already taken (704.2): no card of {who}'s hand can be named so."),
+        "ask.could_taken.vowel.who": pgettext("before a vowel",
+                                              "{name} is already taken (704.2): no card of {who}'s hand can be "
+                                              "named so."),
         "ask.same_yes": _("{cards} share a name (705.10)."),
         "ask.same_no": _("{cards} don't share a name (705.10); an unnamed card shares no name."),
         # the card menu
@@ -213,6 +227,7 @@ def console_strings(_plural) -> dict[str, str]:
         "game.names_title": _("Names taken (704.2):"),
         # players' links
         "links.open": _("{name}'s link"),
+        "links.open.vowel.name": pgettext("before a vowel", "{name}'s link"),
         "links.reissue": _("New token"),
         "links.reissue_for": _("New token for {name}: the old link stops working"),
         "links.reissued": _("{name} has a new token and link; the old one no longer works."),

@@ -12,6 +12,7 @@ from flask_babel import get_translations
 from flask_babel import gettext as _
 
 from .console_strings import console_strings
+from .rule_texts import rule_texts
 
 
 def _plural(key: str, singular: str, plural: str) -> dict[str, str]:
@@ -131,4 +132,5 @@ def script_strings() -> dict[str, str]:
         "mm.none": _("Not on the Mental Magic list"),
         "mm.watched_title": _("706.4a: allowed, but watched"),
         **console_strings(_plural),
+        **rule_texts(),
     }

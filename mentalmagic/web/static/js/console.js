@@ -4,6 +4,7 @@ import { ApiError } from "./api.js";
 import { call, forgetGame, savedGames, saveGame } from "./call.js";
 import { confirmFirst } from "./confirm.js";
 import { t } from "./i18n.js";
+import { ruleRef } from "./rules.js";
 import { Status } from "./status.js";
 import { syncLanguageLinks } from "./langswitch.js";
 
@@ -105,7 +106,7 @@ function report(deck) {
         return b;
       });
       return el("li", { class: "problem" }, el("strong", { text: t("console.line", { n: p.line }) }), " ",
-        el("code", { text: p.text }), " — ", p.message, p.rule ? ` (${t("rule", { rule: p.rule })})` : "", ".",
+        el("code", { text: p.text }), " — ", p.message, ...(p.rule ? ruleRef(p.rule) : []), ".",
         fixes.length ? el("span", { class: "suggestions" }, ` ${t("console.did_you_mean")} `, ...fixes) : null);
     })));
   }

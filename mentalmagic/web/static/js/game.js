@@ -14,6 +14,7 @@ import { CommandError, completions, query, withSeat } from "./commandline.js";
 import { lang, localName, num, t } from "./i18n.js";
 import { manaCost } from "./mana.js";
 import { Status } from "./status.js";
+import { ruleRef } from "./rules.js";
 import { syncLanguageLinks } from "./langswitch.js";
 
 const GAME = document.querySelector('meta[name="game-id"]').content;
@@ -210,7 +211,7 @@ function render() {
   $("end-button").hidden = !isJudge() || finished();
   $("log").replaceChildren(...S.events.slice().reverse().map((e) => el("li", { class: "event" },
     el("span", { class: "seq", text: `${num(e.seq)}. ` }), describe(e),
-    e.rule ? el("span", { class: "rule", text: ` (${t("rule", { rule: e.rule })})` }) : null)));
+    e.rule ? el("span", { class: "rule" }, ...ruleRef(e.rule)) : null)));
   // links
   if (isJudge()) renderLinks();
   if (S.selected) {
@@ -248,7 +249,7 @@ function outReason(p) {
   if (!e) return null;
   const words = e.data.game_loss ? lossWords(e.data.game_loss, e, logCtx) : t("log.leave", { who: p.name });
   const rule = e.data.game_loss ? e.data.game_loss.rule : e.rule;
-  return el("p", { class: "out-reason" }, words, rule ? ` (${t("rule", { rule })})` : "");
+  return el("p", { class: "out-reason" }, words, ...(rule ? ruleRef(rule) : []));
 }
 
 /** The end of the game, for everyone at the table: who won or remains, who is out and why (104.2a). */
@@ -261,7 +262,7 @@ function renderEnd(g) {
   $("game-end-title").textContent = t("end.title");
   $("game-end-body").replaceChildren(
     el("p", { class: "end-result" }, endWords(g.finished, logCtx),
-      g.finished.rule ? ` (${t("rule", { rule: g.finished.rule })})` : ""),
+      ...(g.finished.rule ? ruleRef(g.finished.rule) : [])),
     out.length ? el("ul", { class: "end-out" }, ...out.map((p) => el("li", {}, el("strong", { text: p.name }), " — ",
       outReason(p) || pstatus(p.status)))) : null,
     el("p", { class: "hint", text: t(isJudge() ? "end.read_only_judge" : "end.read_only") }),
@@ -465,7 +466,7 @@ async function faceUpChoices(c) {
   box.replaceChildren(el("p", { text: t("status.busy") }));
   try {
     const { body } = await api("GET", `/cards/${encodeURIComponent(c.id)}/face-up`);
-    const parts = [el("p", { class: "advice", text: `${body.advice} (${t("rule", { rule: body.rule })})` })];
+    const parts = [el("p", { class: "advice" }, body.advice, ...ruleRef(body.rule))];
     if (body.exception) parts.push(el("p", { class: "mark-exception", text: t("faceup.exception") }));
     if (body.loses) {
       parts.push(el("p", { class: "mark-loss", text: t("faceup.loses", { name: playerName(c.controller || c.owner) })

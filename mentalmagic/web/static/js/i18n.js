@@ -20,8 +20,15 @@ export const num = (n) => numbers.format(n);
  * The string ``key`` with {name} placeholders filled; ``n`` picks the plural form and is
  * written with num(). Unknown placeholders (a mana cost such as {0}) are left as they are.
  */
+const VOWEL = /^[aeiouàâäéèêëîïôöùûü]/i;
+
 export function t(key, vars = {}) {
   let s = strings[key];
+  // the catalogue's elision: "key.vowel.VAR" when {VAR} starts with a vowel (console_strings.py)
+  for (const [v, value] of Object.entries(vars)) {
+    const elided = strings[`${key}.vowel.${v}`];
+    if (elided !== undefined && VOWEL.test(String(value))) s = elided;
+  }
   if ("n" in vars) s = strings[`${key}.${plurals.select(vars.n)}`] ?? strings[`${key}.other`] ?? s;
   if (s === undefined) s = key;
   return s.replace(/\{(\w+)\}/g, (m, v) => {

@@ -16,6 +16,7 @@ import { keypad, previewCost } from "./keypad.js";
 import { syncLanguageLinks } from "./langswitch.js";
 import { manaCost, readCost, writeCost } from "./mana.js";
 import { Status } from "./status.js";
+import { ruleRef } from "./rules.js";
 
 const PAGE = 100; // rows fetched per "Show more"
 const CHUNK = 200; // rows appended per animation frame
@@ -231,7 +232,7 @@ function renderExcluded(data) {
   }
   const items = list.map((x) => el("li", { class: "excluded-item" },
     el("strong", { class: "excluded-name", text: lang === "fr" && x.french_name ? x.french_name : x.name }), ": ",
-    x.reason, x.rule ? el("span", { class: "rule" }, ` (${x.rule})`) : null));
+    x.reason, x.rule ? el("span", { class: "rule" }, ...ruleRef(x.rule)) : null));
   excludedEl.replaceChildren(
     el("h3", { class: "sub", text: t("excluded.title", { n: list.length }) }),
     el("ul", { class: "excluded-list" }, ...items));

@@ -2,6 +2,7 @@
 import { el } from "./dom.js";
 import { ApiError } from "./api.js";
 import { t } from "./i18n.js";
+import { ruleRef } from "./rules.js";
 
 export class Status {
   /** ``fields``: {api field name: [input element, label]} to mark invalid and name in messages. */
@@ -29,7 +30,7 @@ export class Status {
   error(err) {
     const body = err instanceof ApiError ? err.body : { code: "page", message: String((err && err.message) || err) };
     const parts = [el("strong", { text: `${t("error.label")} ` }), body.message || t("error.unknown")];
-    if (body.rule) parts.push(` (${t("rule", { rule: body.rule })})`);
+    if (body.rule) parts.push(...ruleRef(body.rule));
     if (Array.isArray(body.suggestions) && body.suggestions.length) { // an unknown card's close names
       parts.push(` ${t("error.suggestions", { names: body.suggestions.join(", ") })}`);
     }
