@@ -48,7 +48,16 @@ def test_show_says_who_is_out_and_who_won_and_export_gives_state_and_log(db, gam
     out = ok(db, "show")
     assert "GAME OVER at event 2 (104.2a): Cara won" in out
     text = ok(db, "export")
-    assert "GAME OVER" in text and "log:" in text and "leave_game" in text
+    for words in ("The game is over — Cara wins.", "Players:", "- Ben (p2, team red): left the game — Ben leaves",
+                  "Event log:", "1. Ben leaves the game, and the 0 cards they own leave with them (D9).",
+                  "(rule 800.4a)"):
+        assert words in text, words
+    french = CliRunner().invoke(main, ["--db", str(db), "--lang", "fr", "game", "export"])
+    assert french.exit_code == 0, french.output
+    for words in ("La partie est terminée — Cara gagne.", "Joueurs :", "Journal des évènements :", "(règle 800.4a)",
+                  "Ben quitte la partie"):
+        assert words in french.stdout, words
+    assert not re.search(r"\b(the|game|leaves|wins|Players|Event log)\b", french.stdout)  # no English word
     exported = json.loads(ok(db, "export", "--json"))
     assert exported["game"]["status"] == "finished" and [e["seq"] for e in exported["events"]] == [1, 2]
     ok(db, "undo")  # undo takes the end back

@@ -30,6 +30,7 @@ def main(ctx, db, verbose, lang):
     ctx.ensure_object(dict)
     ctx.obj["db"] = db or default_db_path()
     ctx.obj["verbose"] = verbose
+    ctx.obj["lang"] = lang
     use_translations(translations(lang))
 
 

@@ -152,18 +152,23 @@ def game_log(ctx, game_id, as_player, as_json):
 @click.pass_context
 @guarded
 def game_export(ctx, game_id, as_json):
-    """The final state and the whole log, as the judge sees them: text (or --json), to keep after the game."""
-    if as_json:
-        from ..permissions import JUDGE
-        from ..services import events
-        from ..services import game as game_view
+    """The final state and the whole log, as the judge sees them, in the CLI's language (--lang): the words of
+    the page's export; or --json, to keep after the game."""
+    from ..permissions import JUDGE
+    from ..services import events
+    from ..services import game as game_view
+    from ..services import names as names_view
 
-        click.echo(json.dumps({"game": game_view(uow(ctx), game_id, JUDGE),
-                               "events": events(uow(ctx), game_id, JUDGE)["events"]}, ensure_ascii=False, indent=1))
+    game = game_view(uow(ctx), game_id, JUDGE)
+    log = events(uow(ctx), game_id, JUDGE)["events"]
+    if as_json:
+        click.echo(json.dumps({"game": game, "events": log}, ensure_ascii=False, indent=1))
         return
-    ctx.invoke(game_show, game_id=game_id, as_player=None, whole_library=True, as_json=False)
-    click.echo("\nlog:")
-    ctx.invoke(game_log, game_id=game_id, as_player=None, as_json=False)
+    from .export import Words, game_text
+
+    seat = Seat(ctx, game_id)
+    click.echo(game_text(Words(ctx.obj.get("lang") or "en"), game, log, names_view(uow(ctx), game_id, JUDGE)["names"],
+                         seat.ref), nl=False)
 
 
 @click.command("could-be")
