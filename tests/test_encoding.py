@@ -31,7 +31,7 @@ def plain(finder, card, fmt="vintage", taken=frozenset(), offset=0, limit=None, 
         "unknown_faces": list(res.unknown_faces),
     }
     if not res.candidates:  # an empty answer says why (index.explain_empty)
-        body["excluded"] = [{"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
+        body["excluded"] = [{"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": str(x.reason)}
                             for x in explain_empty(finder.pool, printed=card, fmt=fmt, type_=type_, keyword=keyword)]
     return body
 
@@ -171,3 +171,14 @@ def test_only_short_questions_are_remembered(cards_client):
         assert got.status_code == 200 and got.get_json()["printed"]["name"] == "Shock"
     kept = {q for (_, q) in api._LOADED}
     assert short.encode() in kept and long.encode() not in kept
+
+
+def test_an_empty_answers_reasons_are_kept_per_language(cards_client):
+    """The reasons of an empty answer are encoded once per question and language: a French
+    question first never words the next English one in French."""
+    query = {"printed": "Amnesia", "format": "pauper", "offset": 7}
+    french = cards_client.get("/api/v1/candidates", query_string={**query, "lang": "fr"}).get_json()
+    english = cards_client.get("/api/v1/candidates", query_string=query).get_json()
+    assert french["count"] == english["count"] == 0 or french["excluded"]
+    assert [x["reason"] for x in french["excluded"]] != [x["reason"] for x in english["excluded"]]
+    assert "printed card itself" in english["excluded"][0]["reason"]

@@ -108,8 +108,9 @@ def candidates():
     res = lookups.candidates(finder, q)
     enc = encoded()
 
-    def why_none() -> bytes:  # asked only of an empty answer; the same question answers the same
-        return enc.explained(_question(q), lambda: [exclusion_json(x) for x in lookups.why_none(finder, q)])
+    def why_none() -> bytes:  # asked only of an empty answer; the same question, in one language, the same
+        return enc.explained((*_question(q), str(get_locale())),
+                             lambda: [exclusion_json(x) for x in lookups.why_none(finder, q)])
 
     return body_response(enc.candidates_answer(res, args["offset"], args.get("limit"), within(q), why_none))
 
