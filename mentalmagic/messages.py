@@ -183,6 +183,11 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "field.required": N_("required"),
     "language": N_("language code: en"),  # the catalogue's own language: which card names to give
     "name.english": N_("{name}"),  # a card name the data lacks in the caller's language: marked so
+    # the command line's own frame (cli/)
+    "cli.refused": N_("refused ({rule}): {why}"),
+    "cli.did_you_mean": N_(" — did you mean: {names}?"),
+    "cli.legal": N_("legal"),
+    "cli.not_legal": N_("NOT legal"),
     # words that join words
     "list.or": N_("{a} or {b}"),
     "list.and": N_("{a} and {b}"),

@@ -83,8 +83,8 @@ def test_the_cli_words_its_refusals_in_lang_fr(tmp_path, card_db_path, pool, fin
     assert run("game", "move", game, "1", "stack", "--name", "Lightning Bolt").exit_code == 0
     french = run("--lang", "fr", "game", "move", game, "2", "stack", "--name", "Lightning Bolt")
     assert french.exit_code == 1
-    assert french.stderr.startswith("refused (704.2): Foudre est déjà le nom d’une autre carte"), french.stderr
+    assert french.stderr.startswith("refusé (704.2) : Foudre est déjà le nom d’une autre carte"), french.stderr
     by_env = run("game", "move", game, "2", "stack", "--name", "Lightning Bolt", env={"MENTALMAGIC_LANG": "fr"})
     assert "est déjà le nom" in by_env.stderr
     english = run("game", "move", game, "2", "stack", "--name", "Lightning Bolt")
-    assert "is already the name of another card" in english.stderr
+    assert english.stderr.startswith("refused (704.2): Lightning Bolt is already the name of another card")

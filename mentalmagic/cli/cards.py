@@ -14,6 +14,7 @@ from ..formats import DEFAULT_FORMAT, FORMATS
 from ..identity import identity_text
 from ..index import CandidateQuery
 from ..mana import ManaCost, ManaCostError, cost_words
+from ..messages import say
 from .context import did_you_mean, fail, runtime
 
 
@@ -87,7 +88,7 @@ def check(ctx, printed, name, fmt, phyrexian_as_hybrid, commanders):
     rt = runtime(ctx)
     q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, commanders=commanders)
     v = lookups.check(rt.finder, name, q)
-    click.echo("legal" if v.legal else "NOT legal")
+    click.echo(str(say("cli.legal" if v.legal else "cli.not_legal")))
     for r in v.reasons:
         click.echo(f"  {r.rule}: {r.message}")
     ctx.exit(0 if v.legal else 1)

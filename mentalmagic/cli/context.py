@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ..errors import ArbiterError
+from ..messages import say
 from ..runtime import default_db_path, load_frozen, open_runtime, stale_source
 
 
@@ -21,7 +22,7 @@ def fail(e: Exception):
 def did_you_mean(e: Exception) -> str:
     """The close names of an unknown card (closenames.py), as the deck commands print them."""
     close = e.suggestions if isinstance(e, ArbiterError) else None
-    return f" — did you mean: {', '.join(close)}?" if close else ""
+    return str(say("cli.did_you_mean", names=list(close))) if close else ""
 
 
 def runtime(ctx: click.Context, lacks_note: bool = True):
@@ -108,7 +109,7 @@ class Refused(click.ClickException):
         self.rule = error.rule
 
     def format_message(self) -> str:
-        return f"refused ({self.rule}): {self.message}" if self.rule else self.message
+        return str(say("cli.refused", rule=self.rule, why=self.message)) if self.rule else self.message
 
     def show(self, file=None) -> None:
         prefix = "" if self.rule else "Error: "  # as click writes its own errors
