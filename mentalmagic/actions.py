@@ -49,6 +49,7 @@ from .messages import Message, say
 from .names import fold
 from .naming import PLAYED_AS, Naming, check_turn_up_via
 from .permissions import authorize, for_whom, player_in
+from .rulesets import DEFAULT_RULES, LandPlay, face_down_refusal, land_play_refusal
 from .zones import (
     BATTLEFIELD,
     COMMAND,
@@ -230,6 +231,8 @@ def _move(ctx: _Context, cmd: Move):
         else:  # a face-down permanent changing control, or a face-down spell resolving, stays so (CR 708.4)
             face_down = c.face_down and (src == to or (src, to) == (STACK, BATTLEFIELD))
 
+    if face_down and not pentaland and via is not None:
+        _check_face_down_via(ctx, via)
     naming, loss = _move_naming(ctx, c, src, to, face_down, pentaland, name, via, owner, controller)
     was_face_down = c.face_down and src not in HIDDEN_ZONES
     if face_down and not was_face_down and not pentaland and c.named_as and via in PLAYED_AS:
@@ -313,8 +316,25 @@ def _check_not_searched(ctx: _Context, c: CardState) -> None:
     raise LibraryRefused("library.top_only", fields={"card": [say("library.top_only.field")]})
 
 
+def _check_face_down_via(ctx: _Context, via: str) -> None:
+    """A rule set that bans a way of making face-down cards refuses it (Xom 6b; MageRing strips morph)."""
+    rules = ctx.naming.rules
+    rule = face_down_refusal(rules, via) if rules is not None else None
+    if rule is not None:
+        raise FaceDownRefused(f"{via} is not played under these rules ({rules.source})", rule=rule)
+
+
 def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, face_down_asked: bool | None) -> None:
-    """703.2–703.3: what may be played face down as a Pentaland, and how."""
+    """703.2–703.3: what may be played face down as a Pentaland, and how; a variant's own land
+    under its own rule (rulesets.land_play_refusal)."""
+    rules = ctx.naming.rules
+    if rules is not None and rules.key != DEFAULT_RULES:
+        play = LandPlay(zone=c.zone, to=to, named=c.named_as is not None, face_down=c.face_down,
+                        revealed=bool(c.revealed), own=c.owner == ctx.actor, by_judge=ctx.is_judge, name_given=name)
+        rule = land_play_refusal(rules.land, play) if face_down_asked is not False else rules.land.rule
+        if rule is not None:
+            raise PentalandRefused(f"this card can't be played as {rules.land.name} here ({rules.source})", rule=rule)
+        return
     if to != BATTLEFIELD:
         raise PentalandRefused("pentaland.battlefield", rule="703.4")
     if name is not None or face_down_asked is False:
@@ -437,6 +457,7 @@ def _turn_face_up(ctx: _Context, cmd: TurnFaceUp):
         raise FaceDownRefused("face_down.not", rule="705.4")
     via = c.turn_up_via(cmd.via)
     check_turn_up_via(c.face_down_via, via)
+    _check_face_down_via(ctx, via)
     data: dict = {"card": c.id, "via": via}
     if c.commander_of:  # turned face up as itself, unnamed (D14(a))
         ctx.check_namer(c.namer, "705.4", say("namer.why.turns_up"))

@@ -60,6 +60,8 @@ class GameSetup:
     commanders: tuple[tuple[str, str, str], ...] = ()
     # D15: the key of the handles players see for cards hidden from them (handles.py); never shown
     secret: str = field(default="", compare=False, repr=False)
+    # Xom 6: the folded names the other games of its series took, read as an action is decided; never stored
+    carried_names: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def phyrexian_as_hybrid(self) -> bool:

@@ -23,19 +23,34 @@ from .mana import ManaCost, cost_phrase, cost_words
 from .messages import Message, either, say
 from .names import fold
 from .pool import CardPool
+from .rulesets import DEFAULT_RULES, RuleSet, cost_keys, readings, rule_set, ruleset_refusal
+
+
+def rules_of(rules: RuleSet | None, phyrexian_as_hybrid: bool = False) -> RuleSet:
+    """The rule set asked for; without one, the default under the house option (as ever)."""
+    return rules if rules is not None else rule_set(None, {"phyrexian_as_hybrid": bool(phyrexian_as_hybrid)})
+
+
+def refusal_under(pool: CardPool, rules: RuleSet, card: Card, fmt: str):
+    """Why ``card`` can't be chosen in ``fmt`` under ``rules`` (706, D5, or the variant's bans), or None."""
+    if rules.key == DEFAULT_RULES:
+        return pool.refusal(card, fmt)
+    return ruleset_refusal(rules, card, fmt, pool.bans, pool.info.legalities_known)
 
 
 class CostIndex:
-    """Nameable entries of one format filed under every concrete cost they can be read as."""
+    """Nameable entries of one format filed under every concrete cost they can be read as
+    (under a rule set: its cost keys, rulesets.cost_keys)."""
 
-    def __init__(self, pool: CardPool, fmt: str, phyrexian_as_hybrid: bool = False):
+    def __init__(self, pool: CardPool, fmt: str, phyrexian_as_hybrid: bool = False, rules: RuleSet | None = None):
         self.format = fmt
-        self.phyrexian_as_hybrid = phyrexian_as_hybrid
+        self.rules = rules_of(rules, phyrexian_as_hybrid)
+        self.phyrexian_as_hybrid = bool(self.rules.options.get("phyrexian_as_hybrid"))
         self.nameables = pool.nameables  # sorted by name: a position is a rank
         by_cost: dict[ManaCost, list[int]] = defaultdict(list)
         for pos, n in enumerate(self.nameables):
-            if pool.refusal(n.card, fmt) is None:
-                for concrete in n.cost.instantiations(phyrexian_as_hybrid):
+            if refusal_under(pool, self.rules, n.card, fmt) is None:
+                for concrete in cost_keys(n.cost, self.rules.matching):
                     by_cost[concrete].append(pos)
         self.by_cost = {k: array("i", v) for k, v in by_cost.items()}  # ~34k positions, not ~34k int objects
         # names more than one entry answers to ("Start"): the identity filter reads all of them
@@ -50,7 +65,7 @@ class CostIndex:
         """Every entry some reading of which equals some reading of ``costs`` (D1), by name."""
         found: set[int] = set()
         for cost in costs:
-            for concrete in cost.instantiations(self.phyrexian_as_hybrid):
+            for concrete in cost_keys(cost, self.rules.matching):
                 found.update(self.by_cost.get(concrete, ()))
         return [self.nameables[pos] for pos in sorted(found)]
 
@@ -113,6 +128,7 @@ class CandidateQuery:
     identity: Identity | None = None
     commanders: tuple[Card, ...] = ()  # whose identity it is (for the reasons and the answer)
     taken: frozenset[str] = frozenset()  # folded names
+    rules: RuleSet | None = None  # a rule set (rulesets.py); None: the default under the house option
 
     @property
     def whose(self) -> Message:
@@ -160,7 +176,7 @@ class CandidateFinder:
 
     def __init__(self, pool: CardPool):
         self.pool = pool
-        self._indexes: dict[tuple[str, bool], CostIndex] = {}
+        self._indexes: dict[tuple, CostIndex] = {}  # (format, the default's house option or a rule set)
         self._filtered: dict[tuple, tuple[Nameable, ...]] = {}
         self._lock = Lock()
 
@@ -172,14 +188,15 @@ class CandidateFinder:
         self._filtered = {}
         self._lock = Lock()
 
-    def index(self, fmt: str, phyrexian_as_hybrid: bool = False) -> CostIndex:
-        key = (check_format(fmt), bool(phyrexian_as_hybrid))
+    def index(self, fmt: str, phyrexian_as_hybrid: bool = False, rules: RuleSet | None = None) -> CostIndex:
+        rules = rules_of(rules, phyrexian_as_hybrid)
+        key = (check_format(fmt), rules.index_key)
         idx = self._indexes.get(key)
         if idx is None:
             with self._lock:  # two threads asking at once build it once
                 idx = self._indexes.get(key)
                 if idx is None:
-                    idx = self._indexes[key] = CostIndex(self.pool, *key)
+                    idx = self._indexes[key] = CostIndex(self.pool, key[0], rules=rules)
         return idx
 
     def names_for(
@@ -190,15 +207,17 @@ class CandidateFinder:
         type_: str | None = None,
         keyword: str | None = None,
         identity: Identity | None = None,
+        rules: RuleSet | None = None,
     ) -> tuple[Nameable, ...]:
         """One entry per name some reading of ``costs`` matches in ``fmt``, filtered (and within
         ``identity``, 903.5c), by name; the printed card's own faces are still in it. The same
         tuple object for the same question (while remembered), so an edge may key its own work on it."""
         costs = tuple(costs)
-        found = self.index(fmt, phyrexian_as_hybrid).names_for(costs, identity)
+        rules = rules_of(rules, phyrexian_as_hybrid)
+        found = self.index(fmt, rules=rules).names_for(costs, identity)
         if not (type_ or keyword):
             return found
-        key = (costs, fmt, bool(phyrexian_as_hybrid), type_, keyword, identity)
+        key = (costs, fmt, rules.index_key, type_, keyword, identity)
         filtered = self._filtered.get(key)
         if filtered is None:
             filtered = tuple(n for n in found if n.face.fits(type_, keyword))
@@ -212,9 +231,11 @@ class CandidateFinder:
             return printed.printed_costs
         return (cost,) if cost is not None else ()
 
-    def concrete_costs(self, costs: Iterable[ManaCost], phyrexian_as_hybrid: bool = False) -> list[ManaCost]:
+    def concrete_costs(self, costs: Iterable[ManaCost], phyrexian_as_hybrid: bool = False,
+                       rules: RuleSet | None = None) -> list[ManaCost]:
         """The concrete costs a printed card may be named as (704.1, D1), cheapest first."""
-        out = {c for cost in costs for c in cost.instantiations(phyrexian_as_hybrid)}
+        matching = rules_of(rules, phyrexian_as_hybrid).matching
+        out = {c for cost in costs for c in readings(cost, matching)}
         return sorted(out, key=lambda c: (c.mana_value, str(c)))
 
     def candidates(self, query: CandidateQuery | None = None, /, **asked) -> CandidateList:
@@ -227,9 +248,9 @@ class CandidateFinder:
         printed = q.printed
         return CandidateList(
             printed=printed,
-            costs=self.concrete_costs(costs, q.phyrexian_as_hybrid),
+            costs=self.concrete_costs(costs, q.phyrexian_as_hybrid, q.rules),
             format=fmt,
-            names=self.names_for(costs, fmt, q.phyrexian_as_hybrid, q.type_, q.keyword, q.identity),
+            names=self.names_for(costs, fmt, q.phyrexian_as_hybrid, q.type_, q.keyword, q.identity, q.rules),
             # never the printed card itself, nor any face of it (704.1, D4)
             excluded=printed.face_names if printed is not None else frozenset(),
             taken=q.taken,
@@ -249,6 +270,7 @@ class CandidateFinder:
         taken: Iterable[str] = (),
         identity: Identity | None = None,
         whose: Message | None = None,
+        rules: RuleSet | None = None,
     ) -> Verdict:
         """May the printed card (or cost) be named ``name``? Every reason, with its rule.
 
@@ -258,15 +280,16 @@ class CandidateFinder:
         """
         if query is not None:
             printed, cost, fmt, phyrexian_as_hybrid = query.printed, query.cost, query.fmt, query.phyrexian_as_hybrid
-            taken, identity, whose = query.taken, query.identity, query.whose
+            taken, identity, whose, rules = query.taken, query.identity, query.whose, query.rules
         fmt = check_format(fmt)
+        rules = rules_of(rules, phyrexian_as_hybrid)
         entries = self.pool.nameables_called(name)
         if not entries:  # the printed card's own name refuses whatever the data says (704.1, D4)
-            own = [self._itself(printed)] if printed is not None and printed.answers_to(name) else []
-            return Verdict(False, [*own, Reason("704.1", self._why_not_a_name(name))])
+            own = [self._itself(printed, rules)] if printed is not None and printed.answers_to(name) else []
+            return Verdict(False, [*own, Reason(rules.rule_for("704.1"), self._why_not_a_name(name))])
         taken_keys = {fold(t) for t in taken}
         verdicts = [
-            self._check_entry(n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys, identity, whose)
+            self._check_entry(n, printed, cost, fmt, rules, taken_keys, identity, whose)
             for n in entries
         ]
         return min(verdicts, key=lambda v: (not v.legal, len(v.reasons)))
@@ -291,34 +314,33 @@ class CandidateFinder:
         return say("name.no_cost", card=card.said_name)
 
     @staticmethod
-    def _itself(printed: Card) -> Reason:
-        return Reason("704.1", say("name.itself", card=printed.said_name))
+    def _itself(printed: Card, rules: RuleSet) -> Reason:
+        return Reason(rules.rule_for("704.1"), say("name.itself", card=printed.said_name))
 
-    def _check_entry(self, n, printed, cost, fmt, phyrexian_as_hybrid, taken_keys, identity=None,
+    def _check_entry(self, n, printed, cost, fmt, rules: RuleSet, taken_keys, identity=None,
                      whose=None) -> Verdict:
         # Every reason, then in rule order; under 704.1 the printed card itself comes first,
         # as it refuses whatever the card data says.
         reasons: list[Reason] = []
         if printed is not None and n.key in printed.face_names:
-            reasons.append(self._itself(printed))
-        refusal = self.pool.refusal(n.card, fmt)
+            reasons.append(self._itself(printed, rules))
+        refusal = refusal_under(self.pool, rules, n.card, fmt)
         if refusal:
             reasons.append(Reason(refusal.rule, refusal.message))
         costs = self.printed_costs(printed, cost)
-        mine = n.cost.instantiations(phyrexian_as_hybrid)
-        shared = sorted(
-            {c for pc in costs for c in pc.instantiations(phyrexian_as_hybrid)} & mine, key=str
-        )
+        keys = {k for pc in costs for k in cost_keys(pc, rules.matching)} & cost_keys(n.cost, rules.matching)
+        # the costs both read as; a match by Xom's 5e alone reads the printed cost as the name's
+        shared = sorted((k for k in keys if isinstance(k, ManaCost)), key=str) or ([n.cost] if keys else [])
         if printed is not None:
             what: Message | str = printed.name
         else:
             what = say("cost.a_card_none") if cost is None or cost.is_none else say("cost.a_card", cost=str(cost))
         if not shared:
             printed_txt = either([_as_named(c) for c in costs]) or say("cost.no_known")
-            reasons.append(Reason("704.1", say("name.cost_mismatch", name=n.said_name, cost=cost_phrase(n.cost),
-                                               printed=printed_txt)))
+            reasons.append(Reason(rules.rule_for("704.1"), say(
+                "name.cost_mismatch", name=n.said_name, cost=cost_phrase(n.cost), printed=printed_txt)))
         if n.key in taken_keys:
-            reasons.append(Reason("704.2", say("name.taken", name=n.said_name)))
+            reasons.append(Reason(rules.rule_for("704.2"), say("name.taken", name=n.said_name)))
         if identity is not None:
             outside = _outside_identity(n, identity, whose)
             if outside:
@@ -332,7 +354,7 @@ class CandidateFinder:
             why = say("name.no_cost_match", name=n.said_name, printed=what)
         else:
             why = say("name.no_cost_only", name=n.said_name)
-        ok = [Reason("704.1", why)]
+        ok = [Reason(rules.rule_for("704.1"), why)]
         if self.pool.mental_magic_status(n.card) == "watched":
             ok.append(Reason("706.4a", say("name.watched", card=n.card.said_name)))
         if identity is not None:
@@ -379,6 +401,7 @@ def explain_empty(
     limit: int = 20,
     identity: Identity | None = None,
     whose: Message | None = None,
+    rules: RuleSet | None = None,
 ) -> list[Exclusion]:
     """Why a query has no candidate: every same-cost name in the whole pool and what stops it.
 
@@ -388,8 +411,9 @@ def explain_empty(
     (903.5c). A scan of the pool: asked only when the answer is empty.
     """
     fmt = check_format(fmt)
-    wanted = {c for pc in CandidateFinder.printed_costs(printed, cost) for c in pc.instantiations(phyrexian_as_hybrid)}
-    by_cost = _every_nameable_by_cost(pool, phyrexian_as_hybrid)
+    rules = rules_of(rules, phyrexian_as_hybrid)
+    wanted = {c for pc in CandidateFinder.printed_costs(printed, cost) for c in cost_keys(pc, rules.matching)}
+    by_cost = _every_nameable_by_cost(pool, rules)
     same_cost = sorted({at for c in wanted for at in by_cost.get(c, ())})  # in the pool's order, as a scan
     out: list[Exclusion] = []
     seen: set[str] = set()
@@ -397,9 +421,9 @@ def explain_empty(
         if n.key in seen:
             continue
         seen.add(n.key)
-        refusal = pool.refusal(n.card, fmt)
+        refusal = refusal_under(pool, rules, n.card, fmt)
         if printed is not None and n.key in printed.face_names:
-            rule, reason = "704.1", say("name.is_printed", name=n.said_name)
+            rule, reason = rules.rule_for("704.1"), say("name.is_printed", name=n.said_name)
         elif refusal is not None:
             rule, reason = refusal.rule, refusal.message
         elif not n.face.fits(type_, keyword):
@@ -415,22 +439,22 @@ def explain_empty(
     return out
 
 
-_BY_COST: dict[tuple[int, bool], tuple[CardPool, dict[ManaCost, array]]] = {}
+_BY_COST: dict[tuple, tuple[CardPool, dict[ManaCost, array]]] = {}
 _BY_COST_LOCK = Lock()
 
 
-def _every_nameable_by_cost(pool: CardPool, phyrexian_as_hybrid: bool) -> dict[ManaCost, array]:
+def _every_nameable_by_cost(pool: CardPool, rules: RuleSet) -> dict[ManaCost, array]:
     """Every nameable of the pool, legal or not, filed under each concrete reading of its cost (as
     places in ``pool.nameables``): what explain_empty looks up instead of scanning every name per
     question. Built once per pool and option, on the first empty answer."""
-    key = (id(pool), bool(phyrexian_as_hybrid))
+    key = (id(pool), rules.index_key)
     kept = _BY_COST.get(key)
     if kept is not None and kept[0] is pool:
         return kept[1]
     with _BY_COST_LOCK:
         by_cost: dict[ManaCost, list[int]] = defaultdict(list)
         for at, n in enumerate(pool.nameables):
-            for c in n.cost.instantiations(phyrexian_as_hybrid):
+            for c in cost_keys(n.cost, rules.matching):
                 by_cost[c].append(at)
         _BY_COST[key] = (pool, {c: array("i", at) for c, at in by_cost.items()})  # ints packed: every worker keeps it
     return _BY_COST[key][1]

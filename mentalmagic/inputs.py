@@ -8,6 +8,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_l
 
 from . import commands
 from .formats import FORMATS
+from .rulesets import DEFAULT_RULES, RULE_SETS
 from .zones import MOVE_ZONES
 from .zones import VIAS as ZONE_VIAS
 
@@ -64,6 +65,9 @@ class CreateGameIn(Strict):
     deck = fields.String(validate=validate.Length(min=1, max=64),
                          metadata={"description": "a saved deck's id (GET /decks), in place of library"})
     options = fields.Nested(OptionsIn, load_default=lambda: {"phyrexian_as_hybrid": False})
+    rules = fields.String(load_default=DEFAULT_RULES, validate=validate.OneOf(RULE_SETS), metadata={
+        "description": "the rule set (docs/rule-sets.md): magic-ville (the default), xom or magering; "
+                       "options are its options"})
     shuffle = fields.Boolean(load_default=True, metadata={
         "description": "false keeps the given order as the library, top first (a judge recording a real table)"})
     exactly_one = ("library", "deck")  # for the OpenAPI document, which can't read validates_schema
@@ -72,6 +76,18 @@ class CreateGameIn(Strict):
     def library_or_deck(self, data, **kwargs):
         if ("library" in data) == ("deck" in data):
             raise ValidationError("give exactly one of library or deck", field_name="library")
+
+    @pre_load
+    def rules_any_case(self, data, **kwargs):
+        if isinstance(data, dict) and isinstance(data.get("rules"), str):
+            data = {**data, "rules": data["rules"].strip().lower()}
+        return data
+
+
+def game_options(options: dict, rules: str | None) -> dict:
+    """A game's stored options: the rule set's options, and ``rules`` unless it is the default
+    (so a default game's options are what they always were)."""
+    return {**options, "rules": rules} if rules and rules != DEFAULT_RULES else dict(options)
 
 
 class Text(fields.String):

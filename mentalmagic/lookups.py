@@ -15,6 +15,7 @@ from .game import Game
 from .index import CandidateFinder, CandidateList, CandidateQuery, Exclusion, Verdict, explain_empty
 from .mana import ManaCost
 from .naming import commander_cards
+from .rulesets import game_rules, rule_set
 
 
 class Games(Protocol):
@@ -24,12 +25,13 @@ class Games(Protocol):
 def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost: ManaCost | None = None,
                     fmt: str | None = None, phyrexian_as_hybrid: bool | None = None, type_: str | None = None,
                     keyword: str | None = None, commanders: Sequence[str] = (), games: Games | None = None,
-                    game: str | None = None, player: str | None = None) -> CandidateQuery:
+                    game: str | None = None, player: str | None = None, rules: str | None = None) -> CandidateQuery:
     """The question, resolved: ``printed`` and ``commanders`` found by any English or French name
     (404, or 422 for a card that can't be a commander: 903.3, D14(c)). With ``game``, the game's
     format and option unless given, its taken names (704.2), and with ``player`` that player's
     commander's identity (903.5c, D14(b); 422 for nobody of the game). Without a format, the
-    game's, else the commander format when asked within a commander's identity, else the default."""
+    game's, else the commander format when asked within a commander's identity, else the default. ``rules``: the rule set
+    (docs/rule-sets.md), else the game's, else the default under the house option."""
     pool = finder.pool
     chosen = tuple(find_commanders(pool, commanders)) if commanders else ()
     taken: frozenset[str] = frozenset()
@@ -38,6 +40,8 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
         fmt = fmt or g.setup.format
         if phyrexian_as_hybrid is None:
             phyrexian_as_hybrid = g.setup.phyrexian_as_hybrid
+        if rules is None and g.setup.options.get("rules"):
+            rules = game_rules(g.setup.options).key
         taken = g.state.names.taken_keys()
         if player is not None:
             if g.setup.player(player) is None:
@@ -53,6 +57,7 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
         identity=identity_of(chosen) if chosen else None,
         commanders=chosen,
         taken=taken,
+        rules=rule_set(rules, {"phyrexian_as_hybrid": bool(phyrexian_as_hybrid)}) if rules is not None else None,
     )
 
 
@@ -70,4 +75,4 @@ def why_none(finder: CandidateFinder, query: CandidateQuery) -> list[Exclusion]:
     """An empty answer's reasons: each same-cost card and the rule that keeps it out."""
     return explain_empty(finder.pool, printed=query.printed, cost=query.cost, fmt=query.fmt,
                          phyrexian_as_hybrid=query.phyrexian_as_hybrid, type_=query.type_, keyword=query.keyword,
-                         identity=query.identity, whose=query.whose)
+                         identity=query.identity, whose=query.whose, rules=query.rules)

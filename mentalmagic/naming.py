@@ -14,6 +14,7 @@ from .index import CandidateFinder, Verdict
 from .messages import Message, both, chain, either, say
 from .names import fold
 from .registry import NameRegistry
+from .rulesets import RuleSet, game_rules
 
 EXCEPTION_705_4A = "705.4a"
 
@@ -86,18 +87,27 @@ def check_turn_up_via(face_down_via: str | None, turn_up_via: str) -> None:
 
 @dataclass(frozen=True)
 class Naming:
-    """The rules a game names under: its card finder, format and house option (704.1, D3, D5)."""
+    """The rules a game names under: its card finder, format and house option (704.1, D3, D5), or
+    its rule set (rulesets.py), and the names earlier games of its series took (Xom 6)."""
 
     finder: CandidateFinder
     fmt: str
     phyrexian_as_hybrid: bool = False
     # 903.5c, D14(b): player id -> (their commander's colour identity, whose it is, as words)
     identities: Mapping[str, tuple[Identity, Message]] = field(default_factory=dict)
+    rules: RuleSet | None = None  # None: the default, under ``phyrexian_as_hybrid``
+    carried: frozenset[str] = frozenset()  # folded names taken in the series' other games
 
     @classmethod
     def for_game(cls, setup, finder: CandidateFinder) -> Naming:
-        """The naming rules of a game's setup (its format, D3 house option and commanders)."""
-        return cls(finder, setup.format, setup.phyrexian_as_hybrid, commander_identities(setup, finder.pool))
+        """The naming rules of a game's setup (its format, rule set and commanders, and its series' names)."""
+        rules = game_rules(setup.options)
+        return cls(finder, setup.format, bool(rules.options.get("phyrexian_as_hybrid")),
+                   commander_identities(setup, finder.pool), rules, setup.carried_names)
+
+    def taken(self, registry: NameRegistry) -> frozenset[str]:
+        """The folded names no card may take now: this game's (704.2), and its series' (Xom 6)."""
+        return registry.taken_keys() | self.carried if self.carried else registry.taken_keys()
 
     def identity(self, namer: str | None) -> tuple[Identity | None, Message | None]:
         """The identity ``namer`` names within (903.5c), and whose it is; None outside a commander game."""
@@ -107,24 +117,29 @@ class Naming:
         identity, whose = self.identity(namer)
         return self.finder.check(
             name, printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid, taken=taken,
-            identity=identity, whose=whose,
+            identity=identity, whose=whose, rules=self.rules,
         )
 
     def resolve(self, printed: Card, name: str, registry: NameRegistry, namer: str | None = None) -> Nameable:
         """The entry ``name`` stands for, if ``printed`` may take it now and ``namer`` may name it
         (704.1, 704.2, 903.5c); else raise."""
-        v = self.verdict(printed, name, registry.taken_keys(), namer)
+        v = self.verdict(printed, name, self.taken(registry), namer)
         if v.legal:
             return v.nameable  # type: ignore[return-value]
         raise self.refused(v, name)
 
     def refused(self, v: Verdict, name: str) -> NameTaken | NotACandidate:
         """``refusal_for``, with the close names when no card is called ``name`` (a misspelling, perhaps)."""
-        refusal = refusal_for(v, name)
+        refusal = refusal_for(v, name, self.taken_rule)
         pool = self.finder.pool
         if pool.find(name) is None:
             refusal.suggest = lambda: suggestions(name, pool)
         return refusal
+
+    @property
+    def taken_rule(self) -> str:
+        """The rule that refuses a taken name: 704.2, or the rule set's own."""
+        return self.rules.rule_for(NameTaken.rule) if self.rules is not None else NameTaken.rule
 
     def face_up_choice(
         self, printed: Card, via: str, registry: NameRegistry, since_seq: int, opponents: frozenset[str],
@@ -135,9 +150,9 @@ class Naming:
         type_, keywords = face_up_filter(face_down_via, via)
         found = [n for n in self.finder.candidates(
             printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid,
-            identity=self.identity(namer)[0],
+            identity=self.identity(namer)[0], rules=self.rules,
         ).candidates if fits(n.face, type_, keywords)]
-        taken = registry.taken_keys()
+        taken = self.taken(registry)
         legal = tuple(n.said_name for n in found)  # names as str, worded in French where the table speaks it
         free = tuple(n.said_name for n in found if n.key not in taken)
         # D6: the window is what was legal and free at the moment the card went face down.
@@ -248,7 +263,7 @@ def commander_identities(setup, pool) -> dict[str, tuple[Identity, Message]]:
     return out
 
 
-def refusal_for(v: Verdict, name: str) -> NameTaken | NotACandidate:
+def refusal_for(v: Verdict, name: str, taken_rule: str = NameTaken.rule) -> NameTaken | NotACandidate:
     """The refusal a failed verdict stands for: every reason, in rule order (as /check lists them),
     answering with the code and rule of the first (``Verdict.first``): 704.2 first (taken, and
     perhaps banned too) is ``name_taken``; any other first rule is ``not_a_candidate`` with it."""
@@ -257,6 +272,6 @@ def refusal_for(v: Verdict, name: str) -> NameTaken | NotACandidate:
     first = v.first
     said = chain([say("reason.rule", reason=r.message, rule=r.rule) for r in reasons]) if len(reasons) > 1 \
         else messages[0]
-    if first is not None and first.rule == NameTaken.rule:
-        return NameTaken(said, fields={"name": messages})
+    if first is not None and first.rule == taken_rule:
+        return NameTaken(said, rule=taken_rule, fields={"name": messages})
     return NotACandidate(said, rule=first.rule if first else NotACandidate.rule, fields={"name": messages})

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
+from functools import lru_cache
 
 from .cards import Card
 from .errors import InvalidInput
@@ -63,21 +63,28 @@ def plain_coloured_multicolour(cost: ManaCost) -> bool:
     return len(cost.colours) >= 2 and any(s in COLOURS for s in cost.symbols)
 
 
+def readings(cost: ManaCost, matching: Matching) -> frozenset[ManaCost]:
+    """The concrete costs ``cost`` reads as (D1), Phyrexian symbols read as the rule set says."""
+    if matching.phyrexian == PHYREXIAN_COLOUR:
+        cost = ManaCost.of(cost.generic, [_as_colour(s) for s in cost.symbols])
+    return cost.instantiations(matching.phyrexian == PHYREXIAN_HYBRID)
+
+
 def cost_keys(cost: ManaCost, matching: Matching) -> frozenset[Hashable]:
     """What ``cost`` is filed under: two costs match exactly when their keys meet (costs_match).
 
-    The keys are the concrete readings of D1 (hybrid symbols instantiated, generic parts
-    summed), under the rule set's reading of Phyrexian symbols; Xom adds one key that {0} and
-    no mana cost share (5d) and one per mana value for 5e's multicolour costs. Meeting keys is
-    not transitive, as Xom 5c says and as D1 already is.
+    The keys are its readings (D1 and the rule set's Phyrexian symbols); Xom adds one key that
+    {0} and no mana cost share (5d) and one per mana value for 5e's multicolour costs. Meeting
+    keys is not transitive, as Xom 5c says and as D1 already is.
     """
-    if not (matching.zero_is_no_cost or matching.multicolour_by_value) and matching.phyrexian != PHYREXIAN_COLOUR:
-        return cost.instantiations(matching.phyrexian == PHYREXIAN_HYBRID)  # today's relation, unchanged
-    if matching.phyrexian == PHYREXIAN_COLOUR:
-        cost = ManaCost.of(cost.generic, [_as_colour(s) for s in cost.symbols])
-    keys: set[Hashable] = set(cost.instantiations(matching.phyrexian == PHYREXIAN_HYBRID))
+    found = readings(cost, matching)
+    if not (matching.zero_is_no_cost or matching.multicolour_by_value):
+        return found  # today's relation, unchanged
+    keys: set[Hashable] = set(found)
     if matching.zero_is_no_cost and (cost.is_none or cost == ZERO):
         keys |= {NO_COST, ZERO}
+    if matching.phyrexian == PHYREXIAN_COLOUR:
+        cost = ManaCost.of(cost.generic, [_as_colour(s) for s in cost.symbols])
     if matching.multicolour_by_value and plain_coloured_multicolour(cost):
         keys.add(("multicolour", cost.mana_value))
     return frozenset(keys)
@@ -147,6 +154,20 @@ class Ban:
     rule: str
     code: str
     params: Mapping = field(default_factory=dict)
+
+    def words(self) -> str:
+        """The English of the code, for the answers that still carry sentences (index.Reason)."""
+        return _BAN_WORDS[self.code].format(**self.params)
+
+
+_BAN_WORDS = {
+    "banned_card": "{card} is banned under these rules",
+    "banned_mechanic": "{card} has {mechanic}, banned under these rules",
+    "library_size": "{card} cares about the size of a library, banned under these rules",
+    "reveal_until": "{card} reveals cards from a library until one meets a condition, banned under these rules",
+    "face_down_maker": "{card} can make face-down spells or permanents, banned under these rules",
+    "ante_card": "{card} mentions ante, banned under these rules",
+}
 
 
 @dataclass(frozen=True)
@@ -232,9 +253,10 @@ def face_down_refusal(rules: RuleSet, via: str) -> str | None:
 
 
 # -- rule sets ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RuleSet:
-    """A variant: where it comes from, and its answers (see the module's docstring)."""
+    """A variant: where it comes from, and its answers (see the module's docstring). Two are equal
+    when they are one preset under the same options."""
 
     key: str
     source: str  # the document and version the presets follow
@@ -246,6 +268,13 @@ class RuleSet:
     name_scope: str  # SCOPE_GAME or SCOPE_SERIES
     cites: Mapping[str, str]  # aspect -> the rule(s) of this rule set's own source
     options: Mapping[str, bool] = field(default_factory=dict)
+    renumbered: Mapping[str, str] = field(default_factory=dict)  # the default's rule -> this one's
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RuleSet) and (self.key, dict(self.options)) == (other.key, dict(other.options))
+
+    def __hash__(self) -> int:
+        return hash((self.key, tuple(sorted(self.options.items()))))
 
     def cite(self, aspect: str) -> str:
         return self.cites[aspect]
@@ -269,20 +298,33 @@ class RuleSet:
         return tuple(a for a in ASPECTS if mine[a] != base[a])
 
     def with_options(self, options: Mapping[str, object] | None) -> RuleSet:
-        """This rule set under ``options`` (each one of its OPTIONS), or raise BadRuleOption."""
-        allowed = OPTIONS.get(self.key, frozenset())
+        """This rule set under ``options``, or raise BadRuleOption. An option it doesn't take may
+        still be sent switched off (today's games send ``phyrexian_as_hybrid: false``)."""
+        allowed = OPTIONS[self.key]
         chosen: dict[str, bool] = {}
         for k, v in (options or {}).items():
-            if k not in allowed:
+            if k not in ALL_OPTIONS or (v is not False and k not in allowed):
                 raise BadRuleOption(self.key, k, allowed)
             if not isinstance(v, bool):
                 raise BadRuleOption(self.key, k, allowed, value=v)
-            chosen[k] = v
+            if k in allowed:
+                chosen[k] = v
         rs = self
         if chosen.get("phyrexian_as_hybrid"):  # D3's house option
             rs = replace(rs, matching=replace(rs.matching, phyrexian=PHYREXIAN_HYBRID),
-                         cites=MappingProxyType({**rs.cites, "matching": "D3"}))
-        return replace(rs, options=MappingProxyType(dict(sorted(chosen.items()))))
+                         cites={**rs.cites, "matching": "D3"})
+        return replace(rs, options=dict(sorted(chosen.items())))
+
+    @property
+    def index_key(self) -> Hashable:
+        """What a cost index is kept under, beside its format: the default's house option alone, as ever."""
+        if self.key == DEFAULT_RULES:
+            return bool(self.options.get("phyrexian_as_hybrid"))
+        return (self.key, tuple(sorted(self.options.items())))
+
+    def rule_for(self, rule: str) -> str:
+        """This rule set's own rule where the default's ``rule`` would be cited (704.2 is Xom's 6)."""
+        return self.renumbered.get(rule, rule)
 
 
 ASPECTS = ("matching", "zero", "multicolour", "land", "bans", "face_down", "returning", "names", "scope")
@@ -294,6 +336,7 @@ OPTIONS: dict[str, frozenset[str]] = {
     MAGERING: frozenset({"phyrexian_as_hybrid"}),
     XOM: frozenset(),
 }
+ALL_OPTIONS = frozenset().union(*OPTIONS.values())
 
 _BASIC_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 _ANTE = TextBan("6a", "ante_card", re.compile(r"\bante\b", re.IGNORECASE))
@@ -314,7 +357,7 @@ def _presets() -> dict[str, RuleSet]:
         bans=Bans(restricted_banned=True, mental_magic_list=True),
         renamed_on_return=False,
         name_scope=SCOPE_GAME,
-        cites=MappingProxyType({
+        cites=dict({
             "matching": "704.1, D1–D3", "zero": "D2", "multicolour": "704.1", "land": "703",
             "bans": "706.1–706.4", "face_down": "705.4", "returning": "704.4", "names": "704.2",
             "scope": "704.4",
@@ -348,10 +391,11 @@ def _presets() -> dict[str, RuleSet]:
         ),
         renamed_on_return=False,
         name_scope=SCOPE_SERIES,
-        cites=MappingProxyType({
+        cites=dict({
             "matching": "5c, 5f, 5g", "zero": "5d", "multicolour": "5e", "land": "4", "bans": "2a, 2b, 6a, 6b",
             "face_down": "6b", "returning": "3a", "names": "6", "scope": "6",
         }),
+        renumbered={"704.1": "5c", "704.2": "6", "704.4": "3a", "703.2": "4", "703.3": "4", "703.4": "4a"},
     )
     magering = RuleSet(
         key=MAGERING,
@@ -369,18 +413,21 @@ def _presets() -> dict[str, RuleSet]:
         ),
         renamed_on_return=True,
         name_scope=SCOPE_GAME,
-        cites=MappingProxyType({
+        cites=dict({
             "matching": "Richard Garfield, Ph.D.", "zero": "Richard Garfield, Ph.D.",
             "multicolour": "Richard Garfield, Ph.D.", "land": "Utopia", "bans": "ban list",
             "face_down": "ban list", "returning": "once per game", "names": "once per game",
             "scope": "once per game",
         }),
+        renumbered={"704.1": "Richard Garfield, Ph.D.", "704.2": "once per game", "704.4": "once per game",
+                    "703.2": "Utopia", "703.3": "Utopia", "703.4": "Utopia"},
     )
     return {rs.key: rs for rs in (magic_ville, xom, magering)}
 
 
 PRESETS: dict[str, RuleSet] = _presets()
 RULE_SETS = tuple(PRESETS)
+DEFAULT = PRESETS[DEFAULT_RULES]
 
 
 class UnknownRuleSet(InvalidInput):
@@ -403,9 +450,37 @@ class BadRuleOption(InvalidInput):
 
 
 def rule_set(key: str | None = None, options: Mapping[str, object] | None = None) -> RuleSet:
-    """The preset called ``key`` (the default when None), under ``options``."""
+    """The preset called ``key`` (the default when None), under ``options``; the same object for
+    the same question, so that it may key caches."""
     name = DEFAULT_RULES if key is None else str(key).strip().lower()
-    preset = PRESETS.get(name)
-    if preset is None:
+    if name not in PRESETS:
         raise UnknownRuleSet(key)
-    return preset.with_options(options)
+    items = tuple(sorted((options or {}).items(), key=lambda kv: str(kv[0])))
+    try:
+        return _kept(name, items)
+    except TypeError:  # an option value that can't be a key: with_options refuses it
+        return PRESETS[name].with_options(dict(items))
+
+
+@lru_cache(maxsize=64)
+def _kept(name: str, items: tuple) -> RuleSet:
+    return PRESETS[name].with_options(dict(items))
+
+
+def rules_view(rules: RuleSet) -> dict:
+    """What a game shows of its rule set: data, and the rule of its own source where it differs."""
+    land = rules.land
+    return {
+        "key": rules.key, "source": rules.source, "url": rules.url, "options": dict(rules.options),
+        "land": {"name": land.name, "supertypes": list(land.supertypes), "subtypes": list(land.subtypes),
+                 "rule": land.rule},
+        "name_scope": rules.name_scope,
+        "differs": [{"aspect": a, "rule": rules.cite(a)} for a in rules.differs()],
+    }
+
+
+def game_rules(options: Mapping[str, object] | None) -> RuleSet:
+    """The rule set a game's options choose: ``rules`` names it (the default when absent), the
+    rest are its options."""
+    options = dict(options or {})
+    return rule_set(options.pop("rules", None), {k: v for k, v in options.items() if k != "series"})

@@ -27,6 +27,7 @@ from .ids import new_id
 from .index import CandidateFinder
 from .messages import say
 from .permissions import Caller, identify, may_ask_about_hand, only_the_judge
+from .rulesets import game_rules
 from .tokens import new_token, token_hash
 
 
@@ -84,6 +85,7 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
         secret=secrets.token_hex(16),  # D15: the key of the players' handles (handles.py), never shown
     )
     check_setup(setup, pool)
+    game_rules(setup.options)  # an unknown rule set, or an option it doesn't take, is refused now
     game = Game(_game_id(uow), setup, GameState.initial(setup), now())
     judge, tokens = new_token(), {p.id: new_token() for p in setup.players}
     answer = {

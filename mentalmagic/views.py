@@ -22,6 +22,7 @@ from .names import fold
 from .naming import FaceUpChoice, Naming, check_turn_up_via, commander_cards
 from .permissions import JUDGE, Caller
 from .pool import CardPool
+from .rulesets import game_rules, rules_view
 from .zones import HAND, LIBRARY, CardState
 
 
@@ -242,6 +243,7 @@ def _build_game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
         "id": game.id,
         "format": game.setup.format,
         "options": game.setup.options,
+        "rules": rules_view(game_rules(game.setup.options)),
         "players": [{"id": p.id, "name": p.name, "team": p.team, "status": state.players[p.id].status,
                      **commander_view(game.setup, state, p.id, pool)}
                     for p in game.setup.players],

@@ -53,7 +53,8 @@ def load_query(schema) -> tuple[dict, CandidateQuery]:
     return args, lookups.candidate_query(
         rt.finder, printed=args.get("printed"), cost=args.get("cost"), fmt=args["format"] if format_given else None,
         phyrexian_as_hybrid=args.get("phyrexian_as_hybrid"), type_=args.get("type"), keyword=args.get("keyword"),
-        commanders=args.get("commander", ()), games=rt.games, game=args.get("game"), player=args.get("player"))
+        commanders=args.get("commander", ()), games=rt.games, game=args.get("game"), player=args.get("player"),
+        rules=args.get("rules"))
 
 
 def within(q: CandidateQuery) -> dict:
@@ -128,7 +129,8 @@ def _question(q: CandidateQuery) -> tuple:
     """What an empty answer's reasons depend on: the question and the language they are worded in,
     never a game's taken names."""
     return (q.printed.name if q.printed is not None else None, str(q.cost) if q.cost is not None else None, q.fmt,
-            q.phyrexian_as_hybrid, q.type_, q.keyword, tuple(c.name for c in q.commanders), str(get_locale()))
+            q.phyrexian_as_hybrid, q.type_, q.keyword, tuple(c.name for c in q.commanders), str(get_locale()),
+            q.rules.index_key if q.rules is not None else None)
 
 
 @bp.get("/check")

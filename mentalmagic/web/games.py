@@ -10,6 +10,7 @@ from flask_babel import get_locale
 
 from .. import services
 from ..commands import Command
+from ..inputs import game_options
 from ..permissions import Caller
 from . import schemas
 from .bodies import json_body
@@ -57,8 +58,9 @@ def create_game():
     data = _create.load(json_body())
     library = data["library"] if "library" in data else deck_library(data["deck"])  # docs/api.md: "deck": id
     uow = _uow()
-    resp = answered(uow, 201, lambda: services.create_game(uow, data["format"], data["options"], data["players"],
-                                                           library, shuffle=data["shuffle"]))
+    options = game_options(data["options"], data["rules"])
+    resp = answered(uow, 201, lambda: services.create_game(uow, data["format"], options, data["players"], library,
+                                                           shuffle=data["shuffle"]))
     _archive_now_and_then()
     return resp
 

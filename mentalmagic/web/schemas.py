@@ -14,6 +14,7 @@ from ..inputs import ZONES as ZONES
 from ..inputs import CreateGameIn as CreateGameIn
 from ..inputs import Strict
 from ..inputs import load_action as load_action
+from ..rulesets import RULE_SETS
 from ..zones import REMOVED
 from .fields import ManaCostField
 
@@ -49,6 +50,8 @@ class _PrintedOrCost(Query):
     phyrexian_as_hybrid = fields.Boolean(
         metadata={"description": "house option of D3; defaults to the game's option, else false"}
     )
+    rules = fields.String(validate=validate.OneOf(RULE_SETS), metadata={
+        "description": "the rule set (docs/rule-sets.md); defaults to the game's, else magic-ville"})
     commander = fields.List(fields.String(validate=validate.Length(max=300)), metadata={
         "description": "answer within this commander's colour identity (903.5c); repeat it for two "
                        "partners. One that can't be a commander is a 422 (903.3, D14(c))"})
@@ -271,10 +274,22 @@ class FinishedOut(Out):
     rule = fields.String(allow_none=True)
 
 
+class RulesOut(Out):
+    key = fields.String(required=True, validate=validate.OneOf(RULE_SETS))
+    source = fields.String(required=True)
+    url = fields.String(required=True)
+    options = fields.Dict(required=True)
+    land = fields.Dict(required=True, metadata={"description": "the face-down land: name, supertypes, subtypes, rule"})
+    name_scope = fields.String(required=True, validate=validate.OneOf(["game", "series"]))
+    differs = fields.List(fields.Dict(), required=True, metadata={
+        "description": "each aspect where it answers unlike magic-ville, and its own source's rule"})
+
+
 class GameOut(Out):
     id = fields.String(required=True)
     format = fields.String(required=True)
     options = fields.Dict(required=True)
+    rules = fields.Nested(RulesOut, metadata={"description": "the rule set in force (docs/rule-sets.md)"})
     players = fields.List(fields.Nested(PlayerOut), required=True)
     library_size = fields.Integer(required=True)
     seq = fields.Integer(required=True)
