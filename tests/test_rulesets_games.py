@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from minipool_variants import variant_pool
-from test_ledger import ANA, BOB, Table
+from test_ledger import ANA, Table
 
 from mentalmagic import errors
 from mentalmagic.index import CandidateFinder
