@@ -68,6 +68,8 @@ class CreateGameIn(Strict):
     rules = fields.String(load_default=DEFAULT_RULES, validate=validate.OneOf(RULE_SETS), metadata={
         "description": "the rule set (docs/rule-sets.md): magic-ville (the default), xom or magering; "
                        "options are its options"})
+    series = fields.String(validate=validate.Length(min=1, max=100), metadata={
+        "description": "a series' id (POST /series): the game plays under its rule set; send the series' token"})
     shuffle = fields.Boolean(load_default=True, metadata={
         "description": "false keeps the given order as the library, top first (a judge recording a real table)"})
     exactly_one = ("library", "deck")  # for the OpenAPI document, which can't read validates_schema
@@ -82,12 +84,6 @@ class CreateGameIn(Strict):
         if isinstance(data, dict) and isinstance(data.get("rules"), str):
             data = {**data, "rules": data["rules"].strip().lower()}
         return data
-
-
-def game_options(options: dict, rules: str | None) -> dict:
-    """A game's stored options: the rule set's options, and ``rules`` unless it is the default
-    (so a default game's options are what they always were)."""
-    return {**options, "rules": rules} if rules and rules != DEFAULT_RULES else dict(options)
 
 
 class Text(fields.String):

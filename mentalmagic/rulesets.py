@@ -479,6 +479,12 @@ def rules_view(rules: RuleSet) -> dict:
     }
 
 
+def game_options(options: Mapping[str, object], rules: str | None) -> dict:
+    """A game's stored options: the rule set's options, and ``rules`` unless it is the default
+    (so a default game's options are what they always were)."""
+    return {**options, "rules": rules} if rules and rules != DEFAULT_RULES else dict(options)
+
+
 def game_rules(options: Mapping[str, object] | None) -> RuleSet:
     """The rule set a game's options choose: ``rules`` names it (the default when absent), the
     rest are its options."""

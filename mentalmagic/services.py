@@ -27,7 +27,8 @@ from .ids import new_id
 from .index import CandidateFinder
 from .messages import say
 from .permissions import Caller, identify, may_ask_about_hand, only_the_judge
-from .rulesets import game_rules
+from .rulesets import DEFAULT_RULES, game_options, game_rules, rule_set, rules_view
+from .series import carried_names
 from .tokens import new_token, token_hash
 
 
@@ -46,11 +47,18 @@ class Repository(Protocol):
     def archive(self, idle_since: str, at: str, most: int = 200) -> list[str]: ...
 
 
+class SeriesRepository(Protocol):
+    def add(self, series_id: str, created_at: str, rules: str, options: dict, token_hash: str) -> None: ...
+    def get(self, series_id: str) -> dict: ...
+    def game_ids(self, series_id: str) -> list[str]: ...
+
+
 class UnitOfWork(Protocol):
     """``with uow: ...; uow.commit()``: all the writes land, or none. Reads need no ``with``."""
 
     games: Repository
     finder: CandidateFinder
+    series: SeriesRepository
 
     def __enter__(self) -> UnitOfWork: ...
     def __exit__(self, *exc) -> None: ...
@@ -59,6 +67,54 @@ class UnitOfWork(Protocol):
 
 
 # -- writes ---------------------------------------------------------------------------------------
+def create_series(uow: UnitOfWork, rules: str, options: dict) -> dict:
+    """A new series under a rule set and its options; its id and its token (shown only now), which
+    makes its games (``series`` in a new game's body)."""
+    chosen = rule_set(rules, options)  # refused now if unknown, or an option it doesn't take
+    token = new_token()
+    series_id = _game_id(uow)
+    with uow:
+        uow.series.add(series_id, now(), chosen.key, dict(chosen.options), token_hash(token))
+        uow.commit()
+    return {"id": series_id, "token": token, "rules": rules_view(chosen)}
+
+
+def series_options(uow: UnitOfWork, series_id: str, authorization: str | None, asked: dict | None = None) -> dict:
+    """The options of a new game of a series: its rule set's, and the series' id; only its token may
+    ask. A game asked under other rules than the series' is refused rather than changed."""
+    row = uow.series.get(series_id)
+    identify(authorization, row["token_hash"], {})  # 401 unless the series' token
+    options = game_options(row["options"], row["rules"])
+    named = (asked or {}).get("rules", DEFAULT_RULES)
+    switched_on = {k for k, v in (asked or {}).items() if v is True}
+    if named not in (DEFAULT_RULES, row["rules"]) or not switched_on <= {k for k, v in row["options"].items() if v}:
+        raise InvalidInput(f"this series plays under {row['rules']}: a game of it can't choose other rules",
+                           fields={"rules": [f"the series plays under {row['rules']}"]})
+    return {**options, "series": series_id}
+
+
+def series_view(uow: UnitOfWork, series_id: str, authorization: str | None) -> dict:
+    """The series' rule set and, game by game, the names taken (what stays taken where names last a series)."""
+    row = uow.series.get(series_id)
+    identify(authorization, row["token_hash"], {})
+    rules = rule_set(row["rules"], row["options"])
+    games = [uow.games.load(gid) for gid in uow.series.game_ids(series_id)]
+    return {"id": series_id, "created_at": row["created_at"], "rules": rules_view(rules),
+            "games": [{"id": g.id, "status": g.state.status, "names": views.names_view(g.state)} for g in games]}
+
+
+def _with_series(uow: UnitOfWork, game: Game) -> Game:
+    """``game`` with the names its series' other games took, when its rule set keeps them (Xom 6)."""
+    series_id = game.setup.options.get("series")
+    if not series_id:
+        return game
+    rules = game_rules(game.setup.options)
+    others = [(gid, uow.games.load(gid).state.names.taken_keys())
+              for gid in uow.series.game_ids(series_id) if gid != game.id]
+    carried = carried_names(rules, others, game.id)
+    return replace(game, setup=replace(game.setup, carried_names=carried)) if carried else game
+
+
 def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], library: list[str],
                 shuffle: bool = True) -> dict:
     """A new game; its id, and the judge's and players' tokens (shown only now)."""
@@ -136,12 +192,13 @@ def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict
     says whether anyone wrote since, and only then is it decided again, on the game as it is. A
     refusal is only ever given under the lock, on the game as it is (the copy may be stale)."""
     seen = uow.games.peek(game_id)
-    early = _decided(seen, uow.finder, caller, command)
+    in_series = seen is None or bool(seen.setup.options.get("series"))  # other games count: decided under the lock
+    early = None if in_series else _decided(seen, uow.finder, caller, command)
     with uow:
         game = _writable(uow.games.load(game_id))  # inside the lock: nobody can write between read and append
         # every write bumps the version: the same version is the same state, so the same decision
         unchanged = early is not None and seen.version == game.version
-        event, after = early if unchanged else _decide(game, uow.finder, caller, command)
+        event, after = early if unchanged else _decide(_with_series(uow, game), uow.finder, caller, command)
         before = game.state
         game, changed = uow.games.append(game, event, after)
 

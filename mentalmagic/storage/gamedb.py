@@ -26,6 +26,7 @@ from ..names import fold
 from . import idempotency
 from .gamecache import VersionCache
 from .gameconn import GameDatabase
+from .seriesdb import SeriesStore
 
 _TOKENS = ("select g.judge_token_hash, p.id, p.token_hash from games g left join players p on p.game_id = g.id"
            " where g.id = ?")
@@ -244,6 +245,7 @@ class SqliteUnitOfWork:
         self.database = store.database
         self.games = GameRepository(store.database, store.cache, store.shard)
         self.finder = store.finder
+        self.series = SeriesStore(store.database)
 
     def __enter__(self) -> SqliteUnitOfWork:
         database = self.database

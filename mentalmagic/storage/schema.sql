@@ -148,3 +148,13 @@ CREATE TABLE IF NOT EXISTS decks (
     created_at      TEXT NOT NULL,
     updated_at      TEXT NOT NULL
 );
+
+-- Series (mentalmagic/series.py): a playgroup's games under one rule set; a game of one carries
+-- its id in games.options ("series"). Names may last the whole series (Xom 6).
+CREATE TABLE IF NOT EXISTS series (
+    id         TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    rules      TEXT NOT NULL,                -- a rule set's key (rulesets.py)
+    options    TEXT NOT NULL DEFAULT '{}',   -- its options, JSON
+    token_hash TEXT NOT NULL                 -- sha256 of the series' token: who makes its games
+);

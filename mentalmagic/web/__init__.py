@@ -52,7 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     settings: Settings = app.config.get("SETTINGS") or from_env()
     app.config["SETTINGS"] = settings
 
-    from . import accesslog, api, console, decks, errors, games, headers, i18n, limits, openapi, pages
+    from . import accesslog, api, console, decks, errors, games, headers, i18n, limits, openapi, pages, series
 
     # a bad setting is refused before the (longer) self-check and pool load
     log = accesslog.open_log(settings.access_log)
@@ -69,6 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     i18n.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(series.bp)
     app.register_blueprint(decks.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(pages.bp)

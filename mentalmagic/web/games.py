@@ -10,8 +10,8 @@ from flask_babel import get_locale
 
 from .. import services
 from ..commands import Command
-from ..inputs import game_options
 from ..permissions import Caller
+from ..rulesets import game_options
 from . import schemas
 from .bodies import json_body
 from .decks import DryRunQuery, deck_library
@@ -59,6 +59,8 @@ def create_game():
     library = data["library"] if "library" in data else deck_library(data["deck"])  # docs/api.md: "deck": id
     uow = _uow()
     options = game_options(data["options"], data["rules"])
+    if "series" in data:  # the series' rule set and options; its token makes its games
+        options = services.series_options(uow, data["series"], request.headers.get("Authorization"), asked=options)
     resp = answered(uow, 201, lambda: services.create_game(uow, data["format"], options, data["players"], library,
                                                            shuffle=data["shuffle"]))
     _archive_now_and_then()

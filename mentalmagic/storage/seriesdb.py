@@ -1,0 +1,32 @@
+"""Series of games (mentalmagic/series.py) in SQLite: the series' row, and its games found by the
+``series`` their options carry."""
+
+from __future__ import annotations
+
+import json
+
+from ..series import UnknownSeries
+
+
+class SeriesStore:
+    """The series of one games database, over its connection (writes inside its unit of work)."""
+
+    def __init__(self, database):
+        self.database = database  # the games' database: its connection per thread (``.db``)
+
+    def add(self, series_id: str, created_at: str, rules: str, options: dict, token_hash: str) -> None:
+        self.database.db["series"].insert({"id": series_id, "created_at": created_at, "rules": rules,
+                                        "options": json.dumps(options), "token_hash": token_hash})
+
+    def get(self, series_id: str) -> dict:
+        rows = list(self.database.db.query("select * from series where id = ?", [series_id]))
+        if not rows:
+            raise UnknownSeries(series_id)
+        row = rows[0]
+        return {**row, "options": json.loads(row["options"])}
+
+    def game_ids(self, series_id: str) -> list[str]:
+        """The series' games in the order they were made."""
+        return [r["id"] for r in self.database.db.query(
+            "select id from games where json_extract(options, '$.series') = ? order by created_at, rowid",
+            [series_id])]

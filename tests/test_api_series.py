@@ -1,0 +1,136 @@
+"""Rule sets and series over HTTP (docs/rule-sets.md): a game made under a rule set answers with it,
+look-ups take ``rules``, and in a Xom series a name taken in one game stays taken in the next ones
+(Xom 6) until undone. The app runs over a real SQLite file (schema.sql) and real cards (the core
+mini pool and minipool_variants.py), in the core tier."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+from minipool_variants import variant_pool
+
+from mentalmagic.index import CandidateFinder
+from mentalmagic.runtime import Runtime
+from mentalmagic.storage import connect
+from mentalmagic.web import create_app
+
+API = "/api/v1"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    path = tmp_path_factory.mktemp("series") / "games.sqlite"
+    connect(path).conn.close()  # schema.sql applied: no card tables filled, the pool is in memory
+    pool = variant_pool()
+    app = create_app({"TESTING": True, "DATABASE": str(path),
+                      "RUNTIME": Runtime(db_path=path, pool=pool, finder=CandidateFinder(pool))})
+    return app.test_client()
+
+
+def ok(response, status=200) -> dict:
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client, library, token=None, **body) -> dict:
+    body = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": list(library), "shuffle": False, **body}
+    return ok(client.post(f"{API}/games", json=body, headers=bearer(token) if token else {}), 201)
+
+
+def act(client, game, who: int, status=200, **action):
+    token = game["players"][who]["token"]
+    response = client.post(f"{API}/games/{game['id']}/actions", json=action, headers=bearer(token))
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def draw_and_cast(client, game, name: str, status=200) -> dict:
+    act(client, game, 0, type="draw", count=1)
+    cards = ok(client.get(f"{API}/games/{game['id']}", headers=bearer(game["judge_token"])))["cards"]
+    in_hand = [c["id"] for c in cards if c["zone"] == "hand"][-1]
+    return act(client, game, 0, status, type="move", card=in_hand, to="stack", name=name)
+
+
+# -- a game under a rule set ---------------------------------------------------------------------------
+def test_a_game_made_under_xom_shows_its_rules_and_cites_them(client):
+    game = new_game(client, ["Fires of Yavimaya"], rules="XOM")
+    assert game["options"] == {"phyrexian_as_hybrid": False, "rules": "xom"}
+    view = ok(client.get(f"{API}/games/{game['id']}", headers=bearer(game["judge_token"])))
+    rules = view["rules"]
+    assert (rules["key"], rules["land"]["name"], rules["name_scope"]) == ("xom", "Utopia", "series")
+    assert {"aspect": "multicolour", "rule": "5e"} in rules["differs"]
+    assert draw_and_cast(client, game, "Electrolyze")["event"]["data"]["naming"]["name"] == "Electrolyze"
+
+
+def test_a_default_game_keeps_its_options_and_shows_magic_ville(client):
+    game = new_game(client, ["Fires of Yavimaya"])
+    assert game["options"] == {"phyrexian_as_hybrid": False}
+    view = ok(client.get(f"{API}/games/{game['id']}", headers=bearer(game["judge_token"])))
+    assert view["rules"]["key"] == "magic-ville" and view["rules"]["differs"] == []
+    body = draw_and_cast(client, game, "Electrolyze", status=409)
+    assert body["error"]["rule"] == "704.1"
+
+
+def test_a_rule_set_that_takes_no_such_option_is_refused(client):
+    body = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"], "rules": "xom",
+            "options": {"phyrexian_as_hybrid": True}}
+    response = client.post(f"{API}/games", json=body)
+    assert response.status_code == 422 and response.get_json()["error"]["code"] == "bad_rule_option"
+    response = client.post(f"{API}/games", json={**body, "rules": "house", "options": {}})
+    assert response.status_code == 422
+
+
+def test_look_ups_take_rules_or_the_games(client):
+    def names(**params):
+        return [c["name"] for c in ok(client.get(f"{API}/candidates?" + urlencode(params)))["candidates"]]
+
+    assert "Electrolyze" in names(printed="Fires of Yavimaya", rules="xom")
+    assert "Electrolyze" not in names(printed="Fires of Yavimaya")
+    assert "Forest" in names(cost="{0}", rules="xom") and "Forest" not in names(cost="{0}", rules="magering")
+    game = new_game(client, ["Shock"], rules="xom")
+    assert "Electrolyze" in names(printed="Fires of Yavimaya", game=game["id"])
+    check = ok(client.get(f"{API}/check?" + urlencode({"printed": "Air Elemental", "name": "Battle of Wits",
+                                                      "rules": "xom"})))
+    assert check["legal"] is False and check["reasons"][0]["rule"] == "2a"
+
+
+# -- a series -----------------------------------------------------------------------------------------
+def test_a_three_game_xom_series_refuses_in_game_3_a_name_taken_in_game_1(client):
+    series = ok(client.post(f"{API}/series", json={"rules": "xom"}), 201)
+    games = [new_game(client, ["Shock", "Lightning Bolt"], token=series["token"], series=series["id"])
+             for _ in range(3)]
+    assert all(g["options"]["rules"] == "xom" and g["options"]["series"] == series["id"] for g in games)
+    draw_and_cast(client, games[0], "Chain Lightning")
+    draw_and_cast(client, games[1], "Goblin Guide")
+    refused = draw_and_cast(client, games[2], "Chain Lightning", status=409)
+    assert (refused["error"]["code"], refused["error"]["rule"]) == ("name_taken", "6")
+    shown = ok(client.get(f"{API}/series/{series['id']}", headers=bearer(series["token"])))
+    assert [[n["name"] for n in g["names"]] for g in shown["games"]] == [["Chain Lightning"], ["Goblin Guide"], []]
+    # undoing the naming in game 1 frees the name in the whole series
+    ok(client.post(f"{API}/games/{games[0]['id']}/undo", headers=bearer(games[0]["judge_token"])))
+    cards = ok(client.get(f"{API}/games/{games[2]['id']}", headers=bearer(games[2]["judge_token"])))["cards"]
+    in_hand = [c["id"] for c in cards if c["zone"] == "hand"][0]
+    cast = act(client, games[2], 0, type="move", card=in_hand, to="stack", name="Chain Lightning")
+    assert cast["event"]["data"]["naming"]["name"] == "Chain Lightning"
+
+
+def test_a_magic_ville_series_takes_names_once_per_game(client):
+    series = ok(client.post(f"{API}/series", json={}), 201)
+    one, two = (new_game(client, ["Shock"], token=series["token"], series=series["id"]) for _ in range(2))
+    draw_and_cast(client, one, "Chain Lightning")
+    assert draw_and_cast(client, two, "Chain Lightning")["event"]["data"]["naming"]["name"] == "Chain Lightning"
+
+
+def test_only_the_series_token_makes_its_games_and_they_keep_its_rules(client):
+    series = ok(client.post(f"{API}/series", json={"rules": "xom"}), 201)
+    body = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"], "series": series["id"]}
+    assert client.post(f"{API}/games", json=body).status_code == 401
+    response = client.post(f"{API}/games", json={**body, "rules": "magering"}, headers=bearer(series["token"]))
+    assert response.status_code == 422
+    assert client.get(f"{API}/series/{series['id']}").status_code == 401
+    assert client.get(f"{API}/series/nope", headers=bearer(series["token"])).status_code == 404
