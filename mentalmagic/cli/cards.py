@@ -15,6 +15,7 @@ from ..identity import identity_text
 from ..index import CandidateQuery
 from ..mana import ManaCost, ManaCostError, cost_words
 from ..messages import say
+from ..rulesets import RULE_SETS
 from .context import did_you_mean, fail, runtime
 
 
@@ -43,20 +44,25 @@ COMMANDER = click.option("--commander", "commanders", multiple=True, metavar="NA
                          help="Only names within this commander's colour identity (903.5c); twice for partners.")
 
 
+RULES = click.option("--rules", type=click.Choice(RULE_SETS), default=None,
+                     help="The rule set (docs/rule-sets.md); magic-ville when not given.")
+
+
 @click.command()
 @click.argument("printed")
 @FORMAT
 @click.option("--type", "type_", default=None, help="Only candidates of this type (e.g. creature).")
 @click.option("--keyword", default=None, help="Only candidates with this keyword (e.g. morph).")
 @click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
+@RULES
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @COMMANDER
 @click.pass_context
-def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, as_json, commanders):
+def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, rules, as_json, commanders):
     """Names a printed card (or a cost like {R/W}{R/W}) may take (704.1)."""
     rt = runtime(ctx)
     q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, type_=type_, keyword=keyword,
-               commanders=commanders)
+               commanders=commanders, rules=rules)
     res = lookups.candidates(rt.finder, q)
     if as_json:
         click.echo(json.dumps({"costs": [str(c) for c in res.costs],
@@ -81,12 +87,13 @@ def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, as_json, 
 @click.argument("name")
 @FORMAT
 @click.option("--phyrexian-as-hybrid", is_flag=True)
+@RULES
 @COMMANDER
 @click.pass_context
-def check(ctx, printed, name, fmt, phyrexian_as_hybrid, commanders):
+def check(ctx, printed, name, fmt, phyrexian_as_hybrid, rules, commanders):
     """May PRINTED (a card or a cost) be named NAME? Exit status 1 when not."""
     rt = runtime(ctx)
-    q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, commanders=commanders)
+    q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, commanders=commanders, rules=rules)
     v = lookups.check(rt.finder, name, q)
     click.echo(str(say("cli.legal" if v.legal else "cli.not_legal")))
     for r in v.reasons:

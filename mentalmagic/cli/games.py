@@ -14,6 +14,7 @@ import click
 from .. import decks
 from ..formats import DEFAULT_FORMAT, FORMATS
 from ..names import fold
+from ..rulesets import DEFAULT_RULES, RULE_SETS, game_options
 from . import actions, lines, table
 from .completion import GAME, player_completion
 from .context import db_path, guarded, runtime, uow
@@ -49,12 +50,15 @@ def game():
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=DEFAULT_FORMAT, show_default=True)
 @click.option("--no-shuffle", is_flag=True, help="Keep the list's order as the library, top first.")
 @click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
+@click.option("--rules", type=click.Choice(RULE_SETS), default=DEFAULT_RULES, show_default=True,
+              help="The rule set (docs/rule-sets.md).")
 @click.option("--skip-problems", is_flag=True, help="Start even when lines of the list load no card.")
 @click.option("--commander", "commanders", multiple=True, metavar="PLAYER=NAME",
               help="--format commander: a player's commander (D14); twice for one player's two partners.")
 @click.pass_context
 @guarded
-def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hybrid, skip_problems, commanders):
+def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hybrid, rules, skip_problems,
+             commanders):
     """Start a game for PLAYERS (`Ana Ben Cara`, or `Ana:red Ben:blue` with teams) from a saved deck or a list.
 
     Prints the game's id and the tokens of the judge and of each player, shown only now (the
@@ -80,9 +84,9 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
              for p in players]
     _seat_commanders(seats, commanders)
     body = CreateGameIn().load({"players": seats, "library": library, "format": fmt, "shuffle": not no_shuffle,
-                                "options": {"phyrexian_as_hybrid": phyrexian_as_hybrid}})
-    created = create_game(uow(ctx), body["format"], body["options"], body["players"], body["library"],
-                          shuffle=body["shuffle"])
+                                "options": {"phyrexian_as_hybrid": phyrexian_as_hybrid}, "rules": rules})
+    created = create_game(uow(ctx), body["format"], game_options(body["options"], body["rules"]), body["players"],
+                          body["library"], shuffle=body["shuffle"])
     click.echo(f"game {created['id']}: {created['library_size']} cards, {created['format']}"
                + ("" if body["shuffle"] else ", not shuffled"))
     click.echo(f"judge token (shown only now): {created['judge_token']}")

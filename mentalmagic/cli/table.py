@@ -45,6 +45,9 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
     click.echo(f"game {view['id']}  {view['format']}  seq {view['seq']}  library {view['library_size']} cards"
                + ("  (phyrexian as hybrid)" if view["options"].get("phyrexian_as_hybrid") else "")
                + f"  seen by {seat.who(caller.player) if as_player else 'the judge'}")
+    if view["rules"]["differs"]:  # a variant: which, and its own rules where it differs (docs/rule-sets.md)
+        click.echo(f"rules: {view['rules']['source']}: " + ", ".join(
+            f"{d['aspect']} {d['rule']}" for d in view["rules"]["differs"]))
     click.echo("players: " + ", ".join(
         f"{p['name']} ({p['id']}" + (f", team {p['team']}" if p["team"] else "")
         + ("" if p["status"] == "in_game" else f", {p['status']}") + ")" for p in view["players"]))
