@@ -16,6 +16,7 @@ from flask_babel import format_number, get_locale
 
 from ..formats import DEFAULT_FORMAT, FORMATS
 from .i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES
+from .rules_strings import rule_set_labels
 from .script_strings import script_strings
 
 bp = Blueprint("pages", __name__)
@@ -59,11 +60,13 @@ def lookup():
     query = {k: request.args.get(k, "")[:300] for k in _QUERY_FIELDS}
     fmt = request.args.get("format", "").strip().lower()
     query["format"] = fmt if fmt in FORMATS else DEFAULT_FORMAT
+    query["rules"] = request.args.get("rules", "").strip().lower()
     query["commander"] = " + ".join(request.args.getlist("commander"))[:300]  # partners: A + B
     return render_template(
         "lookup.html",
         formats=FORMATS,
         default_format=DEFAULT_FORMAT,
+        rule_sets=rule_set_labels(),
         info=info,
         source_label=_source_label(info.source),
         card_count=format_number(len(rt.pool)),

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 
 from .console_strings import console_strings
 from .rule_texts import rule_texts
+from .rules_strings import rules_strings
 
 
 def _plural(key: str, singular: str, plural: str) -> dict[str, str]:
@@ -24,6 +25,7 @@ def _plural(key: str, singular: str, plural: str) -> dict[str, str]:
 def script_strings() -> dict[str, str]:
     """Every string the scripts show, in the request's language."""
     return {
+        **rules_strings(),
         # mana symbols: what a screen reader says
         "colour.W": _("white"),
         "colour.U": _("blue"),

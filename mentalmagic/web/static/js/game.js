@@ -164,6 +164,12 @@ function cardList(cards, label) {
   return el("ul", { class: "card-list", "aria-label": label }, ...cards.map((c) => el("li", {}, cardButton(c))));
 }
 
+/** The rule set in force, and its own source's rule for each aspect where it differs (docs/rule-sets.md). */
+function rulesLine(r) {
+  const parts = r.differs.map((d) => t(`rules.aspect.${d.aspect}`, { rule: d.rule, land: r.land.name }));
+  return t("rules.line", { source: r.source }) + (parts.length ? ` — ${t("rules.differs", { list: parts.join(", ") })}` : "");
+}
+
 function render() {
   const g = S.game;
   $("seat").replaceChildren(isJudge() ? t("game.seat_judge", { id: g.id })
@@ -187,6 +193,7 @@ function render() {
   renderEnd(g);
   $("format").textContent = t("game.format", { format: g.format });
   $("library-line").textContent = t("game.library", { n: g.library_size });
+  $("rules-line").textContent = g.rules ? rulesLine(g.rules) : "";
   // zones
   const sections = [];
   for (const z of ZONES) {

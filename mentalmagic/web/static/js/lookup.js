@@ -32,6 +32,8 @@ const keywordInput = $("keyword-input");
 const gameInput = $("game-input");
 const commanderInput = $("commander-input");
 const phyrexianInput = $("phyrexian-input");
+const rulesSelect = $("rules-select");
+const DEFAULT_RULES = rulesSelect.options[0].value;
 const results = $("results");
 const resultsTitle = $("results-title");
 const printedEl = $("printed-card");
@@ -54,6 +56,7 @@ const status = new Status($("status"), {
   keyword: [keywordInput, label(keywordInput)], game: [gameInput, label(gameInput)],
   commander: [commanderInput, label(commanderInput)],
   phyrexian_as_hybrid: [phyrexianInput, label(phyrexianInput)],
+  rules: [rulesSelect, label(rulesSelect)], options: [phyrexianInput, label(phyrexianInput)],
 });
 
 // Small polite live regions for the combobox and keypad (the main status stays for results).
@@ -110,6 +113,8 @@ function filtersInto(p) {
   for (const name of commanderNames(commanderInput.value)) p.append("commander", name);
   if (phyrexianInput.checked) p.set("phyrexian_as_hybrid", "true");
   else p.delete("phyrexian_as_hybrid");
+  if (rulesSelect.value !== DEFAULT_RULES) p.set("rules", rulesSelect.value);
+  else p.delete("rules");
   return p;
 }
 
@@ -168,6 +173,7 @@ function describeQuery(p) {
   if (p.has("game")) bits.push(t("filter.game", { v: p.get("game") }));
   if (p.has("commander")) bits.push(t("filter.commander", { v: p.getAll("commander").join(" + ") }));
   if (p.get("phyrexian_as_hybrid") === "true") bits.push(t("filter.phyrexian"));
+  if (p.has("rules")) bits.push(t("filter.rules", { v: rulesSelect.selectedOptions[0].textContent }));
   return bits.length ? ` (${bits.join(", ")})` : "";
 }
 
@@ -395,6 +401,7 @@ for (const input of [typeInput, keywordInput, gameInput, commanderInput]) {
 }
 formatSelect.addEventListener("change", () => rerun());
 phyrexianInput.addEventListener("change", () => rerun());
+rulesSelect.addEventListener("change", () => rerun());
 
 // ---------------------------------------------------------------- the URL
 function fromUrl(push) {
@@ -406,6 +413,8 @@ function fromUrl(push) {
   gameInput.value = u.get("game") || "";
   commanderInput.value = u.getAll("commander").join(" + ");
   phyrexianInput.checked = u.get("phyrexian_as_hybrid") === "true";
+  const rules = (u.get("rules") || "").toLowerCase();
+  rulesSelect.value = [...rulesSelect.options].some((o) => o.value === rules) ? rules : DEFAULT_RULES;
   const hasPrinted = (u.get("printed") || "").trim() !== "";
   const hasCost = u.has("cost") && (u.get("cost") || "").trim() !== "";
   if (hasPrinted) nameInput.value = u.get("printed");

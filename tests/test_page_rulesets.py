@@ -1,0 +1,92 @@
+"""The pages and rule sets (docs/rule-sets.md), in real headless Chromium over real HTTP: the game
+page says which rule set is in force and cites each variant's own rule where it differs, in
+English and French; the lookup page asks under the chosen rule set."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from playwright import sync_api
+from support import fresh_games_db, served
+from test_page import CHROMIUM, CHROMIUM_ARGS, Guarded, api, wait_results
+
+from mentalmagic.runtime import Runtime
+from mentalmagic.web import create_app
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory, card_db_path, pool, finder):
+    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("page_rules") / "games.sqlite")
+    app = create_app({"TESTING": True, "DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+    with served(app) as root:
+        yield root
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def new_game(base_url: str, **body) -> dict:
+    body = {"players": [{"name": "Ana"}, {"name": "Ben"}], "library": ["Fires of Yavimaya", "Shock"], **body}
+    req = urllib.request.Request(f"{base_url}/api/v1/games", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.load(resp)
+
+
+@pytest.mark.parametrize(("locale", "expected"), [
+    ("en-US", ["Rules: Async Mental Magic v20181207a", "multicolour costs (5e)", "the face-down land is Utopia (4)",
+               "names stay taken for the whole series (6)"]),
+    ("fr-FR", ["Règles : Async Mental Magic v20181207a", "coûts multicolores (5e)"]),
+])
+def test_the_game_page_shows_the_rule_set_and_cites_its_rules(browser, base_url, locale, expected):
+    game = new_game(base_url, rules="xom")
+    guarded = Guarded(browser, base_url, locale=locale)
+    try:
+        pg = guarded.new_page()
+        pg.goto(f"/games/{game['id']}#token={game['judge_token']}")
+        line = pg.locator("#rules-line")
+        for text in expected:
+            sync_api.expect(line).to_contain_text(text)
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+def test_a_default_game_page_names_magic_ville_and_no_difference(browser, base_url):
+    game = new_game(base_url)
+    guarded = Guarded(browser, base_url)
+    try:
+        pg = guarded.new_page()
+        pg.goto(f"/games/{game['id']}#token={game['judge_token']}")
+        sync_api.expect(pg.locator("#rules-line")).to_contain_text("Rules: Mental Magic Comprehensive Rules")
+        assert "differ" not in pg.locator("#rules-line").inner_text()
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+def test_the_lookup_page_asks_under_the_chosen_rule_set(browser, base_url):
+    guarded = Guarded(browser, base_url)
+    try:
+        pg = guarded.new_page()
+        pg.goto("/?printed=Fires+of+Yavimaya&rules=xom")
+        sync_api.expect(pg.locator("#rules-select")).to_have_value("xom")
+        xom = api(base_url, "candidates", printed="Fires of Yavimaya", rules="xom", limit=1)["count"]
+        default = api(base_url, "candidates", printed="Fires of Yavimaya", limit=1)["count"]
+        assert xom > default  # Xom 5e: every multicolour card of mana value 3 with a plain coloured symbol
+        wait_results(pg, xom)
+        pg.locator("#rules-select").select_option("magic-ville")
+        sync_api.expect(pg.locator("#count-line .count")).to_have_text(str(default))
+        assert "rules=" not in pg.url
+    finally:
+        guarded.context.close()
+    guarded.check()
