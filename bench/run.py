@@ -57,6 +57,7 @@ from mentalmagic.carddata import source_from_env  # noqa: E402
 from mentalmagic.cards import Card  # noqa: E402
 from mentalmagic.index import CandidateFinder, CostIndex  # noqa: E402
 from mentalmagic.pool import CardPool  # noqa: E402
+from mentalmagic.rulesets import RULE_SETS, rule_set  # noqa: E402
 from mentalmagic.storage import connect  # noqa: E402
 from mentalmagic.storage.carddb import build_cards, load_pool, pool_cache_path, read_finder  # noqa: E402
 from mentalmagic.web.serving import default_server, default_workers  # noqa: E402
@@ -323,6 +324,32 @@ def section_identity(ctx: Context) -> list[Row]:
         say(f"  {shown:<26} cold median {med_cold:7,.0f} us"
             f"   warm median {med_warm:7,.0f} us   warm p99 {percentile(warm, 99) * 1e6:7,.0f} us")
         rows.append(Row(name, f"{label} warm median", med_warm, "us"))
+    return rows
+
+
+# -- 2c. the same under each rule set (docs/rule-sets.md, #25) ----------------------------------
+def section_rulesets(ctx: Context) -> list[Row]:
+    """Section 2's sample under every preset: a variant's index is built like the default's and must
+    answer at its speed (the ratio to magic-ville on the same cards)."""
+    name = "rulesets"
+    finder = ctx.finder
+    sample = ctx.printed_sample("candidates", ctx.args.queries)
+    say(f"== 2c. Candidates in process ({FMT}) under each rule set, same cards as 2")
+    rows, base = [], None
+    for key in RULE_SETS:
+        rules = rule_set(key)
+        idx, t_build = timed(finder.index, FMT, rules=rules)
+        cold = []
+        for card in sample:
+            idx._answers.clear()
+            cold.append(timed(finder.candidates, printed=card, fmt=FMT, rules=rules)[1])
+        warm = [timed(finder.candidates, printed=card, fmt=FMT, rules=rules)[1] for card in sample]
+        med_cold, med_warm = statistics.median(cold) * 1e6, statistics.median(warm) * 1e6
+        base = base or (med_cold, med_warm)
+        say(f"  {key:<12} index {t_build:5.2f} s   cold median {med_cold:7,.0f} us (x{med_cold / base[0]:.2f})"
+            f"   warm median {med_warm:7,.0f} us (x{med_warm / base[1]:.2f})   warm p99 "
+            f"{percentile(warm, 99) * 1e6:7,.0f} us")
+        rows += [Row(name, f"{key} cold median", med_cold, "us"), Row(name, f"{key} warm median", med_warm, "us")]
     return rows
 
 
@@ -841,8 +868,8 @@ def section_games(ctx: Context) -> list[Row]:
     return rows
 
 
-SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_identity, section_http,
-                                                    section_start, section_games]
+SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_identity, section_rulesets,
+                                                    section_http, section_start, section_games]
 SECTION_NAMES = [f.__name__.removeprefix("section_") for f in SECTIONS]
 
 

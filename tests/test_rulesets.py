@@ -418,3 +418,17 @@ def test_every_extra_card_is_copied_exactly_from_the_embedded_snapshot():
         data = json.load(fh)["data"]
     for name, faces in VARIANT_ATOMIC.items():
         assert faces == [{k: f[k] for k in FIELDS if k in f} for f in data[name]], name
+
+
+# -- series ------------------------------------------------------------------------------------------
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(["g1", "g2", "g3"]), st.frozensets(st.sampled_from("abcde"))),
+                max_size=4), st.sampled_from(["g1", "g2", "g3"]), rule_sets)
+def test_a_series_carries_every_other_games_names_only_where_names_last_a_series(games, me, rs):
+    from mentalmagic.series import carried_names
+
+    carried = carried_names(rs, games, me)
+    if rs.name_scope == "series":
+        assert carried == frozenset(k for gid, keys in games if gid != me for k in keys)
+    else:
+        assert carried == frozenset()
