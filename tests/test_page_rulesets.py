@@ -8,30 +8,12 @@ import json
 import urllib.request
 
 import pytest
+import test_console
 from playwright import sync_api
-from support import fresh_games_db, served
-from test_page import CHROMIUM, CHROMIUM_ARGS, Guarded, api, wait_results
+from test_page import Guarded, api, wait_results
 
-from mentalmagic.runtime import Runtime
-from mentalmagic.web import create_app
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory, card_db_path, pool, finder):
-    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("page_rules") / "games.sqlite")
-    app = create_app({"TESTING": True, "DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
-    with served(app) as root:
-        yield root
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+# the console's fixtures: its served app (a fresh games database per module) and Chromium
+base_url, browser = test_console.base_url, test_console.browser
 
 
 def new_game(base_url: str, **body) -> dict:
