@@ -65,7 +65,7 @@ def plain_coloured_multicolour(cost: ManaCost) -> bool:
 
 def readings(cost: ManaCost, matching: Matching) -> frozenset[ManaCost]:
     """The concrete costs ``cost`` reads as (D1), Phyrexian symbols read as the rule set says."""
-    if matching.phyrexian == PHYREXIAN_COLOUR:
+    if matching.phyrexian == PHYREXIAN_COLOUR and any(s.endswith("/P") for s in cost.symbols):
         cost = ManaCost.of(cost.generic, [_as_colour(s) for s in cost.symbols])
     return cost.instantiations(matching.phyrexian == PHYREXIAN_HYBRID)
 
@@ -77,17 +77,25 @@ def cost_keys(cost: ManaCost, matching: Matching) -> frozenset[Hashable]:
     {0} and no mana cost share (5d) and one per mana value for 5e's multicolour costs. Meeting
     keys is not transitive, as Xom 5c says and as D1 already is.
     """
-    found = readings(cost, matching)
     if not (matching.zero_is_no_cost or matching.multicolour_by_value):
-        return found  # today's relation, unchanged
-    keys: set[Hashable] = set(found)
+        return readings(cost, matching)  # today's relation, unchanged
+    kept = _KEYS.get((cost, matching))
+    if kept is not None:  # a pool has ~900 distinct costs for 34,000 names
+        return kept
+    keys: set[Hashable] = set(readings(cost, matching))
     if matching.zero_is_no_cost and (cost.is_none or cost == ZERO):
         keys |= {NO_COST, ZERO}
-    if matching.phyrexian == PHYREXIAN_COLOUR:
-        cost = ManaCost.of(cost.generic, [_as_colour(s) for s in cost.symbols])
-    if matching.multicolour_by_value and plain_coloured_multicolour(cost):
-        keys.add(("multicolour", cost.mana_value))
-    return frozenset(keys)
+    plain = ManaCost.of(cost.generic, [_as_colour(s) for s in cost.symbols]) \
+        if matching.phyrexian == PHYREXIAN_COLOUR else cost
+    if matching.multicolour_by_value and plain_coloured_multicolour(plain):
+        keys.add(("multicolour", plain.mana_value))
+    if len(_KEYS) > 100_000:  # costs typed by users must not grow it forever
+        _KEYS.clear()
+    kept = _KEYS[(cost, matching)] = frozenset(keys)
+    return kept
+
+
+_KEYS: dict = {}
 
 
 def costs_match(a: ManaCost, b: ManaCost, matching: Matching) -> bool:
@@ -177,6 +185,7 @@ class TextBan:
     rule: str
     code: str
     pattern: re.Pattern
+    needle: str  # lower-case words every match holds: most texts are passed over without the pattern
 
 
 @dataclass(frozen=True)
@@ -197,19 +206,25 @@ def banned_by(bans: Bans, card: Card) -> Ban | None:
 
     The format's legality and the 706 list are the pool's (format_refusal); see ruleset_refusal.
     """
-    rule = bans.names.get(fold(card.name)) or bans.names.get(fold(card.front.name))
-    if rule is not None:
-        return Ban(rule, "banned_card", {"card": card.name})
-    for face in card.faces:
-        for k in face.keywords:
-            rule = bans.keywords.get(fold(k))
-            if rule is not None:
-                return Ban(rule, "banned_mechanic", {"card": card.name, "mechanic": k})
-    text = "\n".join(f.text for f in card.faces)
-    for t in bans.texts:
-        if t.pattern.search(text):
-            return Ban(t.rule, t.code, {"card": card.name})
+    for key in (fold(card.name), fold(card.front.name)):
+        if key in bans.names:
+            return Ban(bans.names[key], "banned_card", {"card": card.name})
+    if bans.keywords:
+        for face in card.faces:
+            for k in face.keywords:
+                rule = bans.keywords.get(fold(k))
+                if rule is not None:
+                    return Ban(rule, "banned_mechanic", {"card": card.name, "mechanic": k})
+    if bans.texts:
+        text = "\n".join(f.text for f in card.faces)
+        lower = text.lower()
+        for t in bans.texts:
+            if t.needle in lower and t.pattern.search(text):
+                return Ban(t.rule, t.code, {"card": card.name})
     return None
+
+
+_NO_LIST = BanList([])  # a variant's bans are its own: not the 706 list
 
 
 def ruleset_refusal(rules: RuleSet, card: Card, fmt: str, bans: BanList, legalities_known: bool = True):
@@ -219,7 +234,7 @@ def ruleset_refusal(rules: RuleSet, card: Card, fmt: str, bans: BanList, legalit
     if b.restricted_banned and b.mental_magic_list:
         found = format_refusal(card, fmt, bans, legalities_known)
         return found if found is not None else banned_by(b, card)
-    found = format_refusal(card, fmt, BanList([]), legalities_known)
+    found = format_refusal(card, fmt, _NO_LIST, legalities_known)
     if found is not None and found.rule == "706.1" and (card.legalities or {}).get(fmt) == "restricted":
         found = None  # restricted is still of the format: only 706.1 bans it
     return found if found is not None else banned_by(b, card)
@@ -339,7 +354,7 @@ OPTIONS: dict[str, frozenset[str]] = {
 ALL_OPTIONS = frozenset().union(*OPTIONS.values())
 
 _BASIC_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")
-_ANTE = TextBan("6a", "ante_card", re.compile(r"\bante\b", re.IGNORECASE))
+_ANTE = TextBan("6a", "ante_card", re.compile(r"\bante\b", re.IGNORECASE), "ante")
 
 
 def _folded(rule: str, *names: str) -> dict[str, str]:
@@ -381,11 +396,11 @@ def _presets() -> dict[str, RuleSet]:
                     r"cards in (?:your|their|his or her|that player's|target player's|each player's|a player's)"
                     r" library|(?:top )?half (?:of )?(?:your|their|his or her|that player's|target player's)"
                     r" library|all cards from (?:your|their|his or her|that player's|target player's) library",
-                    re.IGNORECASE)),
+                    re.IGNORECASE), "library"),
                 TextBan("2b", "reveal_until", re.compile(r"reveals? cards from the top of [^.]*library until",
-                                                         re.IGNORECASE)),
+                                                         re.IGNORECASE), "until"),
                 TextBan("6b", "face_down_maker", re.compile(
-                    r"(?:onto the battlefield|cast [^.]*|turn [^.]*) face down", re.IGNORECASE)),
+                    r"(?:onto the battlefield|cast [^.]*|turn [^.]*) face down", re.IGNORECASE), "face down"),
                 _ANTE,
             ),
         ),
