@@ -321,7 +321,7 @@ def _check_face_down_via(ctx: _Context, via: str) -> None:
     rules = ctx.naming.rules
     rule = face_down_refusal(rules, via) if rules is not None else None
     if rule is not None:
-        raise FaceDownRefused(f"{via} is not played under these rules ({rules.source})", rule=rule)
+        raise FaceDownRefused("rules.face_down_refused", rule=rule, via=via, rules=rules.key)
 
 
 def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, face_down_asked: bool | None) -> None:
@@ -333,7 +333,7 @@ def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, fac
                         revealed=bool(c.revealed), own=c.owner == ctx.actor, by_judge=ctx.is_judge, name_given=name)
         rule = land_play_refusal(rules.land, play) if face_down_asked is not False else rules.land.rule
         if rule is not None:
-            raise PentalandRefused(f"this card can't be played as {rules.land.name} here ({rules.source})", rule=rule)
+            raise PentalandRefused("rules.land_refused", rule=rule, land=rules.land.name, rules=rules.key)
         return
     if to != BATTLEFIELD:
         raise PentalandRefused("pentaland.battlefield", rule="703.4")

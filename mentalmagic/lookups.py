@@ -30,8 +30,8 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
     (404, or 422 for a card that can't be a commander: 903.3, D14(c)). With ``game``, the game's
     format and option unless given, its taken names (704.2), and with ``player`` that player's
     commander's identity (903.5c, D14(b); 422 for nobody of the game). Without a format, the
-    game's, else the commander format when asked within a commander's identity, else the default. ``rules``: the rule set
-    (docs/rule-sets.md), else the game's, else the default under the house option."""
+    game's, else the commander format when asked within a commander's identity, else the default.
+    ``rules``: the rule set (docs/rule-sets.md), else the game's, else the default under the house option."""
     pool = finder.pool
     chosen = tuple(find_commanders(pool, commanders)) if commanders else ()
     taken: frozenset[str] = frozenset()

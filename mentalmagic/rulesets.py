@@ -22,6 +22,7 @@ from .cards import Card
 from .errors import InvalidInput
 from .formats import BanList, format_refusal
 from .mana import COLOURS, NO_COST, ManaCost
+from .messages import Message, say
 from .names import fold
 from .zones import BATTLEFIELD, HAND, LIBRARY, STACK
 
@@ -163,18 +164,15 @@ class Ban:
     code: str
     params: Mapping = field(default_factory=dict)
 
-    def words(self) -> str:
-        """The English of the code, for the answers that still carry sentences (index.Reason)."""
-        return _BAN_WORDS[self.code].format(**self.params)
+    @property
+    def message(self) -> Message:
+        """What a reason says of it (messages.py: ``ban.<code>``), as a format's refusal says its own."""
+        return Message(_BAN_MESSAGES[self.code], dict(self.params))
 
 
-_BAN_WORDS = {
-    "banned_card": "{card} is banned under these rules",
-    "banned_mechanic": "{card} has {mechanic}, banned under these rules",
-    "library_size": "{card} cares about the size of a library, banned under these rules",
-    "reveal_until": "{card} reveals cards from a library until one meets a condition, banned under these rules",
-    "face_down_maker": "{card} can make face-down spells or permanents, banned under these rules",
-    "ante_card": "{card} mentions ante, banned under these rules",
+_BAN_MESSAGES = {
+    "banned_card": "ban.banned_card", "banned_mechanic": "ban.banned_mechanic", "library_size": "ban.library_size",
+    "reveal_until": "ban.reveal_until", "face_down_maker": "ban.face_down_maker", "ante_card": "ban.ante_card",
 }
 
 
@@ -449,19 +447,21 @@ class UnknownRuleSet(InvalidInput):
     code = "unknown_rules"
 
     def __init__(self, name):
-        self.params = {"rules": name, "choices": RULE_SETS}
-        super().__init__(f"unknown rule set {name!r}; choose one of {', '.join(RULE_SETS)}",
-                         fields={"rules": [f"unknown rule set {name!r}"]})
+        super().__init__("rules.unknown", name=str(name), choices=list(RULE_SETS),
+                         fields={"rules": [say("rules.unknown.field", name=str(name))]})
 
 
 class BadRuleOption(InvalidInput):
     code = "bad_rule_option"
 
     def __init__(self, rules: str, option: str, allowed, value=None):
-        self.params = {"rules": rules, "option": option, "choices": tuple(sorted(allowed))}
-        why = f"{option} must be true or false" if value is not None else \
-            f"{rules} takes no option {option!r}" + (f"; it takes {', '.join(sorted(allowed))}" if allowed else "")
-        super().__init__(why, fields={"options": [why]})
+        if value is not None:
+            said = say("rules.option.not_bool", option=option)
+        elif allowed:
+            said = say("rules.option.not_taken", rules=rules, option=option, choices=sorted(allowed))
+        else:
+            said = say("rules.option.none", rules=rules, option=option)
+        super().__init__(said, fields={"options": [said]})
 
 
 def rule_set(key: str | None = None, options: Mapping[str, object] | None = None) -> RuleSet:

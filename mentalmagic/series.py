@@ -15,7 +15,7 @@ class UnknownSeries(NotFound):
     code = "unknown_series"
 
     def __init__(self, series_id: str):
-        super().__init__(f"no series {series_id!r}")
+        super().__init__("series.unknown", id=series_id)
 
 
 def carried_names(rules: RuleSet, games: Iterable[tuple[str, frozenset[str]]], game_id: str) -> frozenset[str]:

@@ -88,8 +88,8 @@ def series_options(uow: UnitOfWork, series_id: str, authorization: str | None, a
     named = (asked or {}).get("rules", DEFAULT_RULES)
     switched_on = {k for k, v in (asked or {}).items() if v is True}
     if named not in (DEFAULT_RULES, row["rules"]) or not switched_on <= {k for k, v in row["options"].items() if v}:
-        raise InvalidInput(f"this series plays under {row['rules']}: a game of it can't choose other rules",
-                           fields={"rules": [f"the series plays under {row['rules']}"]})
+        raise InvalidInput("series.other_rules", rules=row["rules"],
+                           fields={"rules": [say("series.other_rules.field", rules=row["rules"])]})
     return {**options, "series": series_id}
 
 

@@ -398,7 +398,8 @@ def test_each_variant_cites_its_own_rule_where_it_differs():
 def test_unknown_rule_sets_and_options_are_refused_with_a_code():
     with pytest.raises(UnknownRuleSet) as e:
         rule_set("house")
-    assert e.value.code == "unknown_rules" and e.value.fields == {"rules": ["unknown rule set 'house'"]}
+    assert e.value.code == "unknown_rules" and e.value.said.params["name"] == "house"
+    assert [m.code for m in e.value.fields["rules"]] == ["rules.unknown.field"]
     with pytest.raises(BadRuleOption):
         rule_set(XOM, {"phyrexian_as_hybrid": True})  # 5g fixes how Phyrexian symbols read
     with pytest.raises(BadRuleOption):
@@ -432,3 +433,12 @@ def test_a_series_carries_every_other_games_names_only_where_names_last_a_series
         assert carried == frozenset(k for gid, keys in games if gid != me for k in keys)
     else:
         assert carried == frozenset()
+
+
+def test_every_ban_says_a_message_the_catalogue_has(vpool):
+    from mentalmagic.messages import WORDS
+
+    codes = {"banned_card", "banned_mechanic"} | {t.code for rs in PRESETS.values() for t in rs.bans.texts}
+    for code in codes:
+        assert Ban("2a", code, {"card": "X", "mechanic": "Morph"}).message.code in WORDS
+    assert str(refusal(vpool, XOM, "Battle of Wits").message) == "Battle of Wits is banned under these rules"
