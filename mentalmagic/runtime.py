@@ -183,7 +183,8 @@ _UNWRITABLE_FIX = {"disk_full": "make room on its disk",
 def unwritable(db_path: Path, kind: str, detail: str) -> StartupError:
     """The one line refusing a database the disk won't let us write (never "restore a backup": the
     file is fine, where it lies is not)."""
-    return StartupError(f"the database {db_path} can't be written ({SAYS[kind]}: {detail}): "
+    why = detail if kind == "read_only" else f"{SAYS[kind]}: {detail}"  # read-only: the detail says it
+    return StartupError(f"the database {db_path} can't be written ({why}): "
                         f"{_UNWRITABLE_FIX[kind]}, or set MENTALMAGIC_DB to another file")
 
 
