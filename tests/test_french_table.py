@@ -56,6 +56,9 @@ def test_a_refusal_at_a_french_table_is_french_with_french_names_and_the_rules_s
         expect(pg.locator(".zone-hand h4", has_text="Ana")).to_have_text(re.compile("^Main d’Ana$"))  # elided
         command(pg, "ana lance 1 comme Foudre")
         expect(pg.locator("#log li")).to_have_count(2)
+        expect(pg.locator("#names li")).to_contain_text("Foudre")  # the names taken, in French
+        expect(pg.locator("#log li").first).to_contain_text("Foudre")  # and the log
+        expect(pg.locator("#log li").first).not_to_contain_text("Lightning Bolt")
         command(pg, "ana lance 2 comme foudre")
         status = pg.locator("#command-status")
         expect(status).to_contain_text("Foudre est déjà le nom d’une autre carte de cette partie")

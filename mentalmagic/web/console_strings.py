@@ -226,6 +226,7 @@ def console_strings(_plural) -> dict[str, str]:
         "export.log": _("Event log:"),
         "game.names_title": _("Names taken (704.2):"),
         # players' links
+        "name.english_only": _("{name} (English name)"),
         "links.open": _("{name}'s link"),
         "links.open.vowel.name": pgettext("before a vowel", "{name}'s link"),
         "links.reissue": _("New token"),

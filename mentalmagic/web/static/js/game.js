@@ -56,7 +56,20 @@ function cardWords(id) {
   const c = cardById(id);
   return c && c.commander && printedLabel(c) ? `${ref(id)} ${printedLabel(c)}` : ref(id);
 }
-const logCtx = { who: playerName, card: cardWords };
+const localNamed = new Map(); // a name given in the game -> its card's JSON, for its French name
+
+/** A name given to a card, in the page's language: its French name on a French page where the
+ * data has one, else the English one marked (en) (issue 19). */
+function nameWords(name) {
+  if (!name || lang !== "fr") return name;
+  const card = localNamed.get(name);
+  if (!card) return name;
+  const face = (card.faces || []).find((f) => f.name === name);
+  const french = (face && face.french_name) || (card.name === name ? card.french_name : null);
+  return french || t("name.english_only", { name });
+}
+
+const logCtx = { who: playerName, card: cardWords, name: nameWords };
 const describe = (e) => describeEvent(e, logCtx);
 const finished = () => S.game && S.game.status === "finished";
 
@@ -112,6 +125,8 @@ async function poll(force = false) {
       number();
       const printed = [...new Set(S.game.cards.map((c) => c.printed).filter(Boolean))];
       (await Promise.all(printed.map(cardInfo))).forEach((card, i) => localPrinted.set(printed[i], card));
+      const named = [...new Set(S.names.map((n) => n.name))].filter((n) => !localNamed.has(n));
+      (await Promise.all(named.map(cardInfo))).forEach((card, i) => { if (card) localNamed.set(named[i], card); });
       render();
     }
     if ($("game-status").classList.contains("is-error")) gameStatus.clear();
@@ -131,7 +146,7 @@ function printedLabel(c) {
 
 function marks(c) {
   const out = [];
-  if (c.named_as) out.push(el("span", { class: "mark mark-named", text: t("game.named", { name: c.named_as }) }));
+  if (c.named_as) out.push(el("span", { class: "mark mark-named", text: t("game.named", { name: nameWords(c.named_as) }) }));
   if (c.pentaland) out.push(el("span", { class: "mark mark-pentaland", text: t("game.pentaland") }));
   else if (c.face_down) out.push(el("span", { class: "mark mark-facedown", text: t("game.face_down") }));
   if (c.revealed) out.push(el("span", { class: "mark mark-revealed", text: t("game.revealed") }));
@@ -210,7 +225,8 @@ function render() {
   $("zones").replaceChildren(...sections);
   // names
   $("names").replaceChildren(...(S.names.length ? S.names.map((n) => el("li", {},
-    el("strong", { text: n.name }), ` — ${playerName(n.player)} (${ref(n.card)})`,
+    el("strong", { text: nameWords(n.name), title: lang === "fr" && nameWords(n.name) !== n.name ? n.name : null }),
+    ` — ${playerName(n.player)} (${ref(n.card)})`,
     n.exception ? el("span", { class: "mark", text: ` ${n.exception}` }) : null))
     : [el("li", { class: "muted", text: t("game.no_names") })]));
   // the log, and whether anything but undo may be done

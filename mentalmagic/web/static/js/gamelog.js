@@ -33,8 +33,9 @@ export function endWords(finished, { who }) {
 export function describe(e, ctx) {
   const d = e.data || {};
   const { who: name, card } = ctx;
+  const said = ctx.name || ((n) => n);  // a given name in the page's language (game.js)
   const who = name(e.player || d.player);
-  const named = d.naming && d.naming.name ? ` ${t("log.named", { name: d.naming.name })}` : "";
+  const named = d.naming && d.naming.name ? ` ${t("log.named", { name: said(d.naming.name) })}` : "";
   const exception = d.naming && d.naming.exception ? ` ${t("log.exception")}` : "";
   const loss = d.game_loss ? ` — ${lossWords(d.game_loss, e, ctx)}` : "";
   switch (e.type) {
@@ -56,7 +57,7 @@ export function describe(e, ctx) {
     }
     case "name":
       return t(d.choice ? "log.choose" : "log.name", { who, card: card(d.card),
-        name: (d.naming && d.naming.name) || d.name || "" });
+        name: said((d.naming && d.naming.name) || d.name || "") });
     case "turn_face_up":
       return t("log.up", { who, card: card(d.card) }) + (d.via ? ` ${t("log.by_via", { via: via(d.via) })}` : "")
         + named + exception + loss;
