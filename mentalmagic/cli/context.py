@@ -80,6 +80,23 @@ class _FinderWhenAsked:
     def _finder(self):
         return runtime(self._root, lacks_note=False).finder
 
+    def _by_cost(self, query, asked: dict, named: str | None = None):
+        """A finder over the cards of the question's cost (and ``named``) only, read from SQLite:
+        a naming's candidates and check answer from it as from the whole index."""
+        from ..index import CandidateFinder
+
+        q = query if query is not None else asked
+        printed, cost = (q.printed, q.cost) if query is not None else (q.get("printed"), q.get("cost"))
+        hybrid = q.phyrexian_as_hybrid if query is not None else q.get("phyrexian_as_hybrid", False)
+        pool = self.pool.by_cost(CandidateFinder.printed_costs(printed, cost), bool(hybrid), named)
+        return CandidateFinder(pool) if pool is not None else self._finder()
+
+    def candidates(self, query=None, /, **asked):
+        return self._by_cost(query, asked).candidates(query, **asked)
+
+    def check(self, name: str, query=None, /, **asked):
+        return self._by_cost(query, asked, name).check(name, query, **asked)
+
     def __getattr__(self, attr: str):
         return getattr(self._finder(), attr)
 

@@ -20,6 +20,7 @@ from ..carddata.banlist import banlist_path, read_banlist
 from ..cards import Card, card_from_record
 from ..formats import BanList
 from ..index import CandidateFinder
+from ..mana import ManaCost
 from ..pool import CardPool, PoolInfo
 from . import connect, transaction
 
@@ -144,14 +145,20 @@ def load_pool(db: sqlite_utils.Database, bans: BanList | None = None, cards: lis
     return CardPool(cards, bans if bans is not None else read_banlist(), info)
 
 
-def _read_cards(db: sqlite_utils.Database, named: str | None = None) -> list[Card]:
-    """Every card, or (``named``) the cards whose full name or one face's name is exactly that."""
+def _read_cards(db: sqlite_utils.Database, named: str | None = None, costs: list[str] | None = None) -> list[Card]:
+    """Every card, or (``named``, ``costs``) the cards whose full name or one face's name is exactly
+    ``named``, and those with a face whose printed mana cost is one of ``costs``."""
     parsed: dict[str, object] = {}  # a few hundred distinct texts among ~100k: parse each once
     where, params = "", []
-    if named is not None:
-        where = (" where {col} in (select name from cards where name = ?"
-                 " union select card_name from faces where name = ?)")
-        params = [named, named]
+    if named is not None or costs is not None:
+        asked = []
+        if named is not None:
+            asked.append("select name from cards where name = ? union select card_name from faces where name = ?")
+            params = [named, named]
+        if costs:
+            asked.append(f"select card_name from faces where mana_cost in ({', '.join('?' * len(costs))})")
+            params += costs
+        where = " where {col} in (" + (" union ".join(asked) or "select null") + ")"
 
     def loads(text: str):
         value = parsed.get(text)
@@ -207,6 +214,28 @@ class CardsAsked:
                 db.conn.close()
             self._asked[name] = CardPool(cards, self.bans, self._info) if cards else None
         return self._asked[name] or self.whole()  # a French name, an unknown one: the whole pool answers
+
+    def by_cost(self, costs, phyrexian_as_hybrid: bool, named: str | None = None) -> CardPool | None:
+        """The cards with a face some reading of which is a reading of ``costs`` (D1), with the card
+        called ``named``: all a naming's candidates and check look at, read from SQLite without the
+        whole pool. None once the whole pool is loaded, or when no card is called ``named`` exactly
+        (a French name, a misspelling: the whole pool answers those)."""
+        if self._whole is not None:
+            return None
+        wanted = {c for cost in costs for c in cost.instantiations(phyrexian_as_hybrid)}
+        db = connect(self._db_path, apply_schema=False)
+        try:
+            texts = [r["mana_cost"] for r in db.query("select distinct mana_cost from faces"
+                                                      " where mana_cost is not null")]
+            matching = [t for t in texts if ManaCost.parse(t).instantiations(phyrexian_as_hybrid) & wanted]
+            cards = _read_cards(db, named=named, costs=matching)
+            self._info = self._info or load_pool(db, self.bans, cards=[]).info
+        finally:
+            db.conn.close()
+        pool = CardPool(cards, self.bans, self._info)
+        if named is not None and not pool.nameables_called(named) and pool.find(named) is None:
+            return None
+        return pool
 
     @property
     def bans(self) -> BanList:

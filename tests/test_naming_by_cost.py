@@ -1,0 +1,64 @@
+"""Issue 20: a game command's naming answered from SQLite by cost (carddb.CardsAsked.by_cost) gives the
+whole index's answers, on the real card data: candidates, and a check of a name of the same cost, of
+another cost, taken, and outside a commander's identity."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mentalmagic.commander import identity_of
+from mentalmagic.index import CandidateFinder
+from mentalmagic.storage.carddb import CardsAsked
+
+
+def _sample(pool, n: int, seed: int):
+    """``n`` cards a game may hold, one of them with no mana cost (D2: it matches only no mana cost)."""
+    printed = [c for c in pool.cards if c.in_library and c.nameables()]
+    return [pool.lookup("Ancestral Vision"), *random.Random(seed).sample(printed, n - 1)]
+
+
+def _by_cost(card_db_path, printed, hybrid=False, named=None) -> CandidateFinder:
+    def whole():
+        raise AssertionError("the whole pool was loaded")
+
+    pool = CardsAsked(card_db_path, whole).by_cost(printed.printed_costs, hybrid, named)
+    assert pool is not None
+    assert len(pool.cards) < 5000  # a cost's cards, not the pool's ~34k
+    return CandidateFinder(pool)
+
+
+@pytest.mark.parametrize("fmt, hybrid", [("vintage", False), ("legacy", True), ("commander", False)])
+def test_candidates_by_cost_are_the_whole_index_answers(card_db_path, snapshot_pool, snapshot_finder, fmt, hybrid):
+    krenko = snapshot_pool.lookup("Krenko, Mob Boss")
+    for printed in _sample(snapshot_pool, 25, hash(fmt) % 1000):
+        identity = identity_of([krenko]) if fmt == "commander" else None
+        small = _by_cost(card_db_path, printed, hybrid).candidates(
+            printed=printed, fmt=fmt, phyrexian_as_hybrid=hybrid, identity=identity)
+        whole = snapshot_finder.candidates(printed=printed, fmt=fmt, phyrexian_as_hybrid=hybrid, identity=identity)
+        assert [n.name for n in small.candidates] == [n.name for n in whole.candidates], printed.name
+        assert small.costs == whole.costs and small.excluded == whole.excluded
+
+
+def test_a_check_by_cost_is_the_whole_index_verdict(card_db_path, snapshot_pool, snapshot_finder):
+    krenko = snapshot_pool.lookup("Krenko, Mob Boss")
+    others = _sample(snapshot_pool, 40, 7)
+    for printed, other in zip(_sample(snapshot_pool, 40, 3), others, strict=True):
+        same = snapshot_finder.candidates(printed=printed).candidates
+        names = [other.nameables()[0].name, printed.nameables()[0].name] + ([same[0].name] if same else [])
+        for name in names:
+            for asked in ({}, {"taken": [name]}, {"identity": identity_of([krenko]), "fmt": "commander"}):
+                small = _by_cost(card_db_path, printed, named=name).check(name, printed=printed, **asked)
+                whole = snapshot_finder.check(name, printed=printed, **asked)
+                assert small.legal == whole.legal, (printed.name, name, asked)
+                assert [(r.rule, r.message.as_json()) for r in small.reasons] == [
+                    (r.rule, r.message.as_json()) for r in whole.reasons], (printed.name, name, asked)
+
+
+def test_a_name_no_card_has_exactly_goes_to_the_whole_pool(card_db_path, snapshot_pool):
+    shock = snapshot_pool.lookup("Shock")
+    asked = CardsAsked(card_db_path, lambda: snapshot_pool)
+    assert asked.by_cost(shock.printed_costs, False, "Contresort") is None  # French, another cost: the whole pool
+    assert asked.by_cost(shock.printed_costs, False, "Lava Spike") is not None
+    assert asked.by_cost(shock.printed_costs, False, "Foudre").nameables_called("Foudre")  # French, of the cost
