@@ -540,7 +540,7 @@ def section_start(ctx: Context) -> list[Row]:
 
 def cli_game(ctx: Context) -> dict[str, list[float]]:
     """The terminal's game commands on the current game (no id typed), each a whole process: a read
-    (`game show`), an action and its undo (`game do`)."""
+    (`game show`), an action and its undo (`game do`), a naming (its candidates read by cost) and its undo."""
     deck = ctx.workdir / "cli-deck.txt"
     deck.write_text("Shock\nLightning Bolt\nSavannah Lions\nGrizzly Bears\n" * 5, encoding="utf-8")
 
@@ -548,9 +548,11 @@ def cli_game(ctx: Context) -> dict[str, list[float]]:
         subprocess.run([str(MENTALMAGIC), "game", *words], env=ctx.env(), check=True, capture_output=True)
 
     run("new", "Ana", "Ben", "--list", str(deck), "--no-shuffle")
-    out: dict[str, list[float]] = {"game show": [], "game do ana draw 1": [], "game do undo": []}
+    run("do", "ana", "draw", "1")  # Shock (#1), to name
+    naming = "game do ana cast 1 as Lava Spike"
+    out: dict[str, list[float]] = {"game show": [], "game do ana draw 1": [], "game do undo": [], naming: []}
     for _ in range(max(10, ctx.args.starts)):
-        for label in out:
+        for label in (*out, "game do undo"):  # the naming undone: Shock back in hand, Lava Spike free
             t = time.perf_counter()
             run(*label.split()[1:])
             out[label].append(time.perf_counter() - t)
