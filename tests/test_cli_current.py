@@ -88,3 +88,13 @@ def test_showing_drawing_and_undoing_read_only_the_games_cards(db, game, monkeyp
     assert "hand of Ana (2)" in out and "Shock" in out
     ok(db, "undo")
     assert "seq 0" in ok(db, "show") and "hand of Ana" not in ok(db, "show")
+
+
+def test_export_names_a_given_name_as_the_page_does_in_the_table_language(db, game):  # noqa: F811
+    ok(db, "do", "ana", "draw", "1")  # a Shock, named Lava Spike
+    ok(db, "do", "ana", "cast", "1", "as", "Lava Spike")
+    english = ok(db, "export")
+    assert "- Lava Spike — Ana (#1)" in english and "named Lava Spike" in english
+    french = CliRunner().invoke(main, ["--db", str(db), "--lang", "fr", "game", "export"])
+    assert french.exit_code == 0, french.output
+    assert "- Pointe de Lave — Ana (#1)" in french.stdout and "Lava Spike" not in french.stdout

@@ -45,7 +45,22 @@ def _msgids(key: str, singular: str, plural: str) -> dict[str, str]:
     return {}
 
 
-def game_text(t: Words, game: dict, events: list[dict], names: list[dict], ref) -> str:
+def said_in(t: Words, lang: str, pool):
+    """A name given in the game, in ``lang`` as the page says it (game.js nameWords): its French name at
+    a French table where the data has one, else the English one marked."""
+
+    def said(name: str) -> str:
+        card = pool.find(name) if name and primary(lang) == "fr" else None
+        if card is None:
+            return name
+        face = next((f for f in card.faces if f.name == name), None)
+        french = (face.french_name if face else None) or (card.french_name if card.name == name else None)
+        return french or t("name.english_only", name=name)
+
+    return said
+
+
+def game_text(t: Words, game: dict, events: list[dict], names: list[dict], ref, said=lambda name: name) -> str:
     """The game as text: who played and how it ended, each zone's cards, the names taken, then the log."""
     players = {p["id"]: p["name"] for p in game["players"]}
     cards = {c["id"]: c for c in game["cards"]}
@@ -57,7 +72,7 @@ def game_text(t: Words, game: dict, events: list[dict], names: list[dict], ref) 
         c = cards.get(cid)
         return f"{ref(cid)} {c['printed']}" if c and c.get("commander") and c.get("printed") else ref(cid)
 
-    log = _Log(t, who, card)
+    log = _Log(t, who, card, said)
     lines = [t("game.title", id=game["id"]), t("game.format", format=game["format"]), ""]
     if game.get("finished"):
         lines += [f"{t('end.title')} — {log.end(game['finished'])}", ""]
@@ -69,17 +84,17 @@ def game_text(t: Words, game: dict, events: list[dict], names: list[dict], ref) 
     for zone in dict.fromkeys(c["zone"] for c in game["cards"]):
         inside = [c for c in game["cards"] if c["zone"] == zone]
         lines.append(f"{t(f'zone.{zone}')} ({len(inside)})")
-        lines += [f"  {_card_line(t, c, ref, who)}" for c in inside]
+        lines += [f"  {_card_line(t, c, ref, who, said)}" for c in inside]
     lines += ["", t("game.names_title")]
-    lines += [f"- {n['name']} — {who(n['player'])} ({card(n['card'])})" for n in names]
+    lines += [f"- {said(n['name'])} — {who(n['player'])} ({card(n['card'])})" for n in names]
     lines += ["", t("export.log")]
     for e in events:
         lines.append(f"{e['seq']}. {log.describe(e)}" + (f" ({t('rule', rule=e['rule'])})" if e.get("rule") else ""))
     return "\n".join(lines) + "\n"
 
 
-def _card_line(t: Words, c: dict, ref, who) -> str:
-    marks = [t("game.named", name=c["named_as"])] if c.get("named_as") else []
+def _card_line(t: Words, c: dict, ref, who, said) -> str:
+    marks = [t("game.named", name=said(c["named_as"]))] if c.get("named_as") else []
     if c.get("pentaland"):
         marks.append(t("game.pentaland"))
     elif c.get("face_down"):
@@ -97,8 +112,8 @@ def _card_line(t: Words, c: dict, ref, who) -> str:
 class _Log:
     """gamelog.js in Python: each event, a loss, a departure and the end in words."""
 
-    def __init__(self, t: Words, who, card):
-        self.t, self.who, self.card = t, who, card
+    def __init__(self, t: Words, who, card, said):
+        self.t, self.who, self.card, self.said = t, who, card, said
 
     def via(self, v):
         return self.t(f"via.{v}") if v in _VIA else v
@@ -140,7 +155,7 @@ class _Log:
         t, d, card = self.t, e.get("data") or {}, self.card
         who = self.who(e.get("player") or d.get("player"))
         naming = d.get("naming") or {}
-        named = f" {t('log.named', name=naming['name'])}" if naming.get("name") else ""
+        named = f" {t('log.named', name=self.said(naming['name']))}" if naming.get("name") else ""
         exception = f" {t('log.exception')}" if naming.get("exception") else ""
         loss = f" — {self.loss(d['game_loss'], e)}" if d.get("game_loss") else ""
         cards = " ".join(card(c) for c in d.get("cards") or [])
@@ -186,7 +201,7 @@ class _Log:
                 "log.choose" if d.get("choice") else "log.name",
                 who=who,
                 card=card(d["card"]),
-                name=naming.get("name") or d.get("name") or "",
+                name=self.said(naming.get("name") or d.get("name") or ""),
             )
         if kind == "turn_face_up":
             by = f" {t('log.by_via', via=self.via(d['via']))}" if d.get("via") else ""

@@ -167,11 +167,12 @@ def game_export(ctx, game_id, as_json):
     if as_json:
         click.echo(json.dumps({"game": game, "events": log}, ensure_ascii=False, indent=1))
         return
-    from .export import Words, game_text
+    from .export import Words, game_text, said_in
 
-    seat = Seat(ctx, game_id)
-    click.echo(game_text(Words(ctx.obj.get("lang") or "en"), game, log, names_view(uow(ctx), game_id, JUDGE)["names"],
-                         seat.ref), nl=False)
+    seat, lang = Seat(ctx, game_id), ctx.obj.get("lang") or "en"
+    words = Words(lang)
+    click.echo(game_text(words, game, log, names_view(uow(ctx), game_id, JUDGE)["names"], seat.ref,
+                         said_in(words, lang, uow(ctx).finder.pool)), nl=False)
 
 
 @click.command("could-be")
