@@ -148,8 +148,7 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
         "id": game.id,
         "judge_token": judge,
         "players": [{"id": p.id, "name": p.name, "team": p.team, "token": tokens[p.id],
-                     **({"commander": setup.commanders_of(p.id)[0], "commanders": list(setup.commanders_of(p.id))}
-                        if setup.commanders else {})} for p in setup.players],
+                     **views.commander_ids(setup, p.id)} for p in setup.players],
         "library_size": len(setup.library),
         "format": fmt,
         "options": setup.options,

@@ -148,16 +148,23 @@ def card_view(c: CardState, caller: Caller, pool: CardPool, shown: Viewer | None
     return out
 
 
+def commander_ids(setup: GameSetup, pid: str) -> dict:
+    """A player's ``commander``: its card id, or a list of the two (partners, or a commander and a
+    background: D14(c)); and ``commanders``, every one as a list. Stable ids to every caller: a
+    commander starts face up in the command zone (903.6), so its id is public (D15)."""
+    ids = setup.commanders_of(pid)
+    return {"commander": ids[0] if len(ids) == 1 else list(ids), "commanders": list(ids)} if ids else {}
+
+
 def commander_view(setup: GameSetup, state: GameState, pid: str, pool: CardPool) -> dict:
     """A player's commander(s) and what 903.8 and 903.10a count for them (D14); nothing outside a
-    commander game. ``commander`` is the first commander's card id, ``commanders`` every one."""
+    commander game."""
     if not setup.commanders:
         return {}
     ids, p = setup.commanders_of(pid), state.players[pid]
     identity = identity_of(commander_cards(setup, pool, pid)) if ids else frozenset()
     return {
-        "commander": ids[0] if ids else None,
-        "commanders": list(ids),
+        **commander_ids(setup, pid),
         "color_identity": wubrg(identity),
         "commander_casts": {cid: p.commander_casts.get(cid, 0) for cid in ids},
         # 903.8: what the next cast from the command zone costs more

@@ -69,6 +69,21 @@ def test_two_players_may_share_a_commander_and_partners_are_a_list_of_two(client
     assert g.card(g.commander[ANA])["printed"] == g.card(g.commander[BOB])["printed"] == KRENKO
     cid = g.player(CID)
     assert len(cid["commanders"]) == 2 and cid["color_identity"] == ["W", "U", "B", "G"]
+    # API.md: `commander` is the list of the two, in the creation answer and in every caller's view
+    assert isinstance(g.commander[CID], list) and g.commander[CID] == cid["commanders"]
+    assert sorted(g.card(c)["printed"] for c in g.commander[CID]) == PARTNERS
+    for who in (JUDGE, ANA, CID):
+        seen = next(p for p in g.view(who)["players"] if p["id"] == CID)
+        assert seen["commander"] == g.commander[CID], who
+        assert schemas.PlayerOut().validate(seen) == {}
+
+
+def test_a_single_commander_is_one_card_id_not_a_list(client):
+    g = CommanderGame(client, [KRENKO, PARTNERS], ["Shock"])
+    assert isinstance(g.commander[ANA], str) and g.card(g.commander[ANA])["printed"] == KRENKO
+    for who in (JUDGE, ANA, BOB):
+        seen = next(p for p in g.view(who)["players"] if p["id"] == ANA)
+        assert seen["commander"] == g.commander[ANA] and seen["commanders"] == [g.commander[ANA]], who
 
 
 @pytest.mark.parametrize("commanders, field", [

@@ -20,6 +20,9 @@ def test_a_commander_game_is_started_with_each_players_commander(db, tmp_path): 
     assert seated == [("Krenko, Mob Boss", "p1"), ("Thrasios, Triton Hero", "p2"), ("Tymna the Weaver", "p2")]
     shown = ok(db, "show", game_id)
     assert "command" in shown and "Krenko, Mob Boss" in shown and "Tymna the Weaver" in shown
+    ana, ben = json.loads(ok(db, "show", game_id, "--json"))["players"]  # API.md: one id, or a list of two
+    assert isinstance(ana["commander"], str) and ana["commanders"] == [ana["commander"]]
+    assert isinstance(ben["commander"], list) and len(ben["commander"]) == 2 and ben["commanders"] == ben["commander"]
     # the commanders' handles follow the library's nine: Krenko is #10 (grammar.card_handles)
     ok(db, "do", game_id, "ben damaged 20 by 10")
     assert "903.10a" in ok(db, "do", game_id, "ben damaged 1 by #10")

@@ -18,3 +18,19 @@ class ManaCostField(fields.Field):
 
     def _serialize(self, value, attr, obj, **kwargs):
         return None if value is None else str(value)
+
+
+class CommanderIds(fields.Field):
+    """A player's commander: its card id, or a list of the two (partners, or a commander and a background)."""
+
+    def __init__(self, **kwargs):
+        ids = {"type": "string", "minLength": 1}
+        kwargs.setdefault("metadata", {})["oneOf"] = [ids, {"type": "array", "items": ids, "minItems": 2,
+                                                            "maxItems": 2}]
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and value or (
+                isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) and v for v in value)):
+            return value
+        raise ValidationError("a card id, or a list of two")

@@ -16,7 +16,7 @@ from ..inputs import Strict
 from ..inputs import load_action as load_action
 from ..rulesets import RULE_SETS
 from ..zones import REMOVED
-from .fields import ManaCostField
+from .fields import CommanderIds, ManaCostField
 
 STATUS_VALUES = ["legal", "banned", "restricted"]
 # The largest number a query's `since` or `offset` takes: past SQLite's 64 bits a number can't even
@@ -220,8 +220,11 @@ class PlayerOut(Out):
     team = fields.String(allow_none=True)
     token = fields.String(metadata={"description": "shown once, at creation"})
     status = fields.String()
-    commander = fields.String(allow_none=True, metadata={"description": "commander games: the commander's card id"})
-    commanders = fields.List(fields.String(), metadata={"description": "commander games: every commander's card id"})
+    commander = CommanderIds(metadata={
+        "description": "commander games: the commander's card id; a list of the two with partners (or a "
+                       "commander and a background, D14(c))"})
+    commanders = fields.List(fields.String(), metadata={
+        "description": "commander games: every commander's card id, one or two, always a list"})
     color_identity = fields.List(fields.String(), metadata={
         "description": "commander games: the identity the player names within, WUBRG order (903.5c)"})
     commander_casts = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
