@@ -95,7 +95,7 @@ wrk:
 bench: setup wrk
 	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 MENTALMAGIC_ACCESS_LOG=0 $(BIN)/python bench/run.py --cards $(SNAPSHOT)
 
-# What one machine holds (README, "What one machine holds"): about a minute, on a temporary database.
+# What one machine holds (docs/performance.md, "What one machine holds"): about a minute, on a temporary database.
 capacity: setup wrk
 	MENTALMAGIC_RATE_LIMIT=0 MENTALMAGIC_GAMES_PER_HOUR=0 MENTALMAGIC_ACCESS_LOG=0 $(BIN)/python bench/capacity.py --cards $(SNAPSHOT)
 

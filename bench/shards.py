@@ -6,7 +6,7 @@ each) behind nginx with docs/shards.nginx.conf, on loopback. `make shards` (need
 Creates games through nginx, checks that they spread over both instances and that every request
 about a game (its read, its actions, /candidates?game=) reaches the instance holding it, then
 runs bots through nginx for a few seconds. On one 2-core machine the two instances share the CPU
-and the disk: this shows the routing, not the scaling (README, "Past one machine").
+and the disk: this shows the routing, not the scaling (docs/deployment.md, "Past one machine").
 """
 
 from __future__ import annotations

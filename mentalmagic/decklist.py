@@ -9,7 +9,7 @@ load as a ``Problem`` with close suggestions; the rest of the list still loads.
 list bans or watches (706) and which costs the data doesn't know (704.1, D2).
 ``export`` writes a deck back as text that ``parse_deck`` reads to the same cards.
 
-No maintained parser fitted the grammar (see the README): the two on PyPI need a
+No maintained parser fitted the grammar (see docs/decks.md): the two on PyPI need a
 count on every line, drop the lines they can't read without saying which, and
 know no section header.
 """

@@ -2,7 +2,7 @@
 
 Both production servers read them from here (waitress through ``waitress_options``,
 gunicorn through ``gunicorn_options``), and so does the app (rate limits, access log).
-Every limit is turned off by ``0``. The README's "Limits and logs" table lists them.
+Every limit is turned off by ``0``. docs/deployment.md's "Limits and logs" table lists them.
 """
 
 from __future__ import annotations

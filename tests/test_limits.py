@@ -193,7 +193,7 @@ def test_health_answers_while_120_half_open_connections_wait(make_app):
 
 def test_a_nul_byte_in_a_header_is_refused_by_waitress_and_it_serves_on(make_app):
     """The HTTP parser refuses it before the app sees the request, so the answer is waitress's
-    plain-text 400, not the envelope (README, "Limits and logs")."""
+    plain-text 400, not the envelope (docs/deployment.md, "Limits and logs")."""
     app = make_app(rate_limit=0, games_per_hour=0)
     with served(app, threads=2, timeout=30, **waitress_options(Settings())) as root, time_limit(30):
         port = int(root.rsplit(":", 1)[1])

@@ -744,7 +744,7 @@ CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 
 
 @pytest.fixture(scope="module")
 def base_url_csp(card_db_path, pool, finder):
-    """The app sending the strict CSP the README gives (the hardening sets the real header)."""
+    """The app sending the strict CSP docs/pages.md gives (the hardening sets the real header)."""
     app = create_app({
         "TESTING": True,
         "DATABASE": str(card_db_path),

@@ -36,7 +36,7 @@ def serve(ctx, host, port, server, workers, threads, open_browser):
     """Serve the API and the pages with a production WSGI server (settings: web/serving.py).
 
     Refuses to start, with one line saying why and exit status 1, when the self-check fails.
-    The limits and the access log are MENTALMAGIC_* settings (README, "Limits and logs").
+    The limits and the access log are MENTALMAGIC_* settings (docs/deployment.md, "Limits and logs").
     """
     from ..runtime import StartupError
     from ..web import create_app

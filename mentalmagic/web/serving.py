@@ -9,7 +9,7 @@
   half-open clients can't starve it (issue 9).
 - **gunicorn** (``--server gunicorn``, POSIX) with gthread workers and the app preloaded: kept
   for a deployment behind a buffering proxy (nginx), since alone a few unfinished requests
-  block its threads (README, "Serving").
+  block its threads (docs/deployment.md, "How `make serve` runs").
 
 The Flask development server is only for ``make dev``. Limits (connections, timeouts) come from
 settings.py into ``gunicorn_options`` and ``waitress_options`` below, so both servers keep them.
@@ -36,7 +36,7 @@ from ..settings import Settings
 SERVERS = ("gunicorn", "waitress")
 # A worker's threads overlap a request's waits (the disk, the writer lock) with another's work.
 # Four, waitress's own default: with three processes, eight bots did 2-11 % more actions with
-# four threads each than with eight (fewer threads to wake, one GIL each), reads alike (README).
+# four threads each than with eight (fewer threads to wake, one GIL each), reads alike (docs/performance.md).
 THREADS_PER_WORKER = 4
 
 
@@ -59,7 +59,7 @@ def default_workers() -> int:
 
     The one more is measured, not derived: with eight bots acting at once on two cores, three
     waitress processes did 19-21 % more actions than two, side by side, reads alike; four did no
-    better than three (README, "Serving"). With a process per core the cores were ~15 % idle, most
+    better than three (docs/deployment.md, "How `make serve` runs"). With a process per core the cores were ~15 % idle, most
     likely while a process's threads all waited (the disk, the writer lock) with nothing else to run.
     """
     if not hasattr(os, "fork"):
