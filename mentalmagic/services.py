@@ -33,7 +33,8 @@ from .tokens import new_token, token_hash
 
 
 class Repository(Protocol):
-    shard: str  # this instance's part of the game ids, when several share the games (docs/deployment.md, "Past one machine")
+    # this instance's part of the game ids, when several share the games (docs/deployment.md, "Past one machine")
+    shard: str
 
     def load(self, game_id: str) -> Game: ...  # as of now; its ``version`` grows with every write to it
     def peek(self, game_id: str) -> Game | None: ...  # as this process last saw it (perhaps stale), or None

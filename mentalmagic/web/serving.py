@@ -59,8 +59,9 @@ def default_workers() -> int:
 
     The one more is measured, not derived: with eight bots acting at once on two cores, three
     waitress processes did 19-21 % more actions than two, side by side, reads alike; four did no
-    better than three (docs/deployment.md, "How `make serve` runs"). With a process per core the cores were ~15 % idle, most
-    likely while a process's threads all waited (the disk, the writer lock) with nothing else to run.
+    better than three (docs/deployment.md, "How `make serve` runs"). With a process per core the
+    cores were ~15 % idle, most likely while a process's threads all waited (the disk, the writer
+    lock) with nothing else to run.
     """
     if not hasattr(os, "fork"):
         return 1
