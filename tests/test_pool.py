@@ -353,7 +353,7 @@ def test_a_face_the_snapshot_lacks_has_unknown_cost_never_no_cost(pool):
     assert stomp.unknown_faces == ("Stomp",)
     assert [str(c) for c in stomp.printed_costs] == ["{2}{R}"]
     missing = [f for c in pool.cards for f in c.faces if f.cost is None]
-    assert len(missing) == 344  # the README's isFaceDataMissing faces, each kept as "unknown"
+    assert len(missing) == 344  # cards/README.md's isFaceDataMissing faces, each kept as "unknown"
 
 
 @pytest.mark.parametrize(
