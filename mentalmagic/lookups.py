@@ -10,6 +10,7 @@ from typing import Protocol
 
 from .commander import find_commanders, identity_of
 from .errors import UnknownPlayer
+from .filterwords import FRENCH_KEYWORDS, FRENCH_TYPES, in_english
 from .formats import COMMANDER, DEFAULT_FORMAT
 from .game import Game
 from .index import CandidateFinder, CandidateList, CandidateQuery, Exclusion, Verdict, explain_empty
@@ -52,8 +53,8 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
         cost=cost,
         fmt=fmt or (COMMANDER if chosen else DEFAULT_FORMAT),
         phyrexian_as_hybrid=bool(phyrexian_as_hybrid),
-        type_=type_,
-        keyword=keyword,
+        type_=in_english(type_, FRENCH_TYPES),
+        keyword=in_english(keyword, FRENCH_KEYWORDS),
         identity=identity_of(chosen) if chosen else None,
         commanders=chosen,
         taken=taken,

@@ -106,7 +106,7 @@ class ManaCost:
 
     @classmethod
     def parse(cls, text: str | None) -> ManaCost:
-        """Read a printed cost such as '{2}{W}{U/B}'; '' or 'none' is no mana cost.
+        """Read a printed cost such as '{2}{W}{U/B}'; '', 'none' or the French 'aucun' is no mana cost.
 
         Judges may also type the brace-less shorthand '1RR' or '2WU'.
         """
@@ -125,7 +125,7 @@ class ManaCost:
     @classmethod
     def _parse(cls, text: str) -> ManaCost:
         stripped = text.strip()
-        if stripped == "" or stripped.lower() == "none":
+        if stripped == "" or stripped.lower() in ("none", "aucun"):
             return NO_COST
         if "{" not in stripped and "}" not in stripped:
             m = _SHORTHAND.match(stripped)

@@ -7,6 +7,7 @@ no French. (The morph, Commander and game-end parts of the issue's whole game ar
 from __future__ import annotations
 
 import re
+import urllib.parse
 
 from playwright import sync_api
 from test_console import api, base_url, browser, command, stored_game  # noqa: F401  (fixtures)
@@ -89,3 +90,49 @@ def test_the_same_refusal_at_an_english_table_reads_no_french(browser, base_url)
         guarded.check()
     finally:
         guarded.context.close()
+
+
+ENGLISH_FOOTER = re.compile(r"printed after|embedded:|\bde embedded\b")
+
+
+def test_the_lookup_page_in_french_reads_french_around_the_form_and_in_the_footer(browser, base_url):  # noqa: F811
+    guarded = Guarded(browser, base_url, locale="fr-FR", viewport={"width": 1366, "height": 768})
+    pg = guarded.new_page()
+    expect = sync_api.expect
+    try:
+        pg.goto("/")
+        expect(pg.locator("html")).to_have_attribute("lang", "fr")
+        footer = pg.locator("footer")
+        expect(footer).to_contain_text("noms français des cartes imprimées après octobre 2018")
+        expect(footer).to_contain_text("cartes ; source :")  # never "cartes de embedded: …"
+        expect(footer).to_contain_text("API :")
+        assert not ENGLISH_FOOTER.search(footer.inner_text())
+        expect(pg.locator("footer .lacks li").first).to_have_attribute("lang", "fr")
+        expect(pg.locator("#type-input")).to_have_attribute("placeholder", "créature")
+        expect(pg.locator("#keyword-input")).to_have_attribute("placeholder", "mue")
+        expect(pg.locator("#cost-input")).to_have_attribute("placeholder", re.compile("aucun$"))
+        expect(pg.locator("#format-select option[value=all]")).to_have_text("tous")
+        pg.locator("button[data-action=none]").click()
+        expect(pg.locator("#cost-input")).to_have_value("aucun")  # a word the cost readers take
+        guarded.check()
+    finally:
+        guarded.context.close()
+
+
+def test_the_french_keyword_and_type_words_filter_as_the_english_ones(base_url):  # noqa: F811
+    def count(cost: str = "{4}{W}{W}", **args) -> int:
+        return api(base_url, "GET", "/candidates?" + urllib.parse.urlencode({"cost": cost, **args}))["count"]
+
+    morph = count(keyword="morph")
+    assert morph > 0
+    assert count(keyword="mue") == morph  # the console's word for morph
+    assert count(keyword="Mégamue") == count(keyword="megamorph")
+    assert count(type="créature") == count(type="creature") > 0
+    assert count(type="éphémère", keyword="mue") == count(type="instant", keyword="morph")
+    assert count(cost="aucun") == count(cost="none") > 0
+
+
+def test_every_gap_the_snapshot_is_known_to_lack_is_worded_by_the_catalogue():
+    from cards import KNOWN_GAPS
+    from mentalmagic.web.pages import _KNOWN_GAPS
+    assert {gap for gaps in KNOWN_GAPS.values() for gap in gaps} <= set(_KNOWN_GAPS)

@@ -12,9 +12,11 @@ import posixpath
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_from_directory
-from flask_babel import format_number, get_locale
+from flask_babel import format_number, get_locale, gettext
 
+from ..filterwords import KEYWORDS_SHOWN_FR, TYPES_SHOWN_FR
 from ..formats import DEFAULT_FORMAT, FORMATS
+from ..messages import N_
 from .i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES
 from .rules_strings import rule_set_labels
 from .script_strings import script_strings
@@ -37,8 +39,38 @@ def mana_font_installed() -> bool:
 
 
 def _source_label(source: str) -> str:
-    """A file source is named by its file name (the full path goes in a tooltip)."""
+    """A file source is named by its file name (the full path goes in a tooltip); the embedded one
+    in the page's language."""
+    if source.startswith(_EMBEDDED):
+        return gettext("the embedded snapshot ({path})", path=source[len(_EMBEDDED):])
     return source.rsplit("/", 1)[-1] if source.startswith("/") else source
+
+
+_EMBEDDED = "embedded: "
+# The gaps cards/__init__.py knows of the shipped snapshot, stored in English with the card data:
+# marked here so that the catalogue words them (the footer shows each one in the page's language).
+_KNOWN_GAPS = (
+    N_("French names of cards printed after October 2018, and of many older sets"),
+    N_("the cost, type and text of 344 later faces of multi-face cards printed after 2018 "
+       "(Stomp, of Bonecrusher Giant // Stomp): they offer no cost"),
+    N_("modern and pauper legalities of most cards printed after 2018, and every format but vintage, "
+       "legacy, commander, modern and pauper"),
+)
+
+
+def _lacks(lacks: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Each gap as (text, its language): the catalogue's words, else the stored English, marked."""
+    out = []
+    for item in lacks:
+        said = gettext(item)
+        out.append((said, str(get_locale()) if said != item or item in _KNOWN_GAPS else "en"))
+    return out
+
+
+_TYPES_SHOWN = ("creature", "instant", "sorcery", "artifact", "enchantment", "planeswalker", "land", "battle",
+                "legendary", "kindred")
+_KEYWORDS_SHOWN = ("morph", "megamorph", "disguise", "cycling", "suspend", "splice", "flash", "flying",
+                   "convoke", "delve")
 
 
 def page_context() -> dict:
@@ -69,6 +101,9 @@ def lookup():
         rule_sets=rule_set_labels(),
         info=info,
         source_label=_source_label(info.source),
+        lacks=_lacks(info.lacks),
+        type_words=TYPES_SHOWN_FR if str(get_locale()) == "fr" else _TYPES_SHOWN,
+        keyword_words=KEYWORDS_SHOWN_FR if str(get_locale()) == "fr" else _KEYWORDS_SHOWN,
         card_count=format_number(len(rt.pool)),
         query=query,
         **page_context(),

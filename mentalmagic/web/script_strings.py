@@ -49,6 +49,7 @@ def script_strings() -> dict[str, str]:
         "mana.symbol": _("{s} symbol"),
         "cost.none": _("no mana cost"),
         "cost.none_short": _("no cost"),
+        "cost.none_word": _("none"),  # what the None key types: a word the cost readers take
         "cost.none_title": _("no mana cost (not {0})"),
         "cost.and": _("and"),
         # keypad and cost box

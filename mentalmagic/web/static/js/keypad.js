@@ -41,7 +41,7 @@ export function keypad(toolbar, input, { changed = () => {}, live = null } = {})
   function edit(action) {
     const r = readCost(input.value);
     if (action === "clear") input.value = "";
-    else if (action === "none") input.value = "none";
+    else if (action === "none") input.value = t("cost.none_word");
     else if (action === "backspace") {
       if (r.kind === "symbols") {
         const syms = r.syms.slice();

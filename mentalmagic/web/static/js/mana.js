@@ -116,7 +116,7 @@ export const costSpeech = (syms) => syms.map(symbolLabel).join(", ");
 export function readCost(text) {
   const s = text.trim();
   if (s === "") return { kind: "empty", syms: [] };
-  if (s.toLowerCase() === "none") return { kind: "none", syms: [] };
+  if (["none", "aucun"].includes(s.toLowerCase())) return { kind: "none", syms: [] };
   if (s.includes("{") || s.includes("}")) {
     const syms = [...s.matchAll(BRACES)].map((m) => m[1].trim().toUpperCase());
     if (!syms.length || s.replace(BRACES, "").trim()) return { kind: "invalid", syms: [] };
