@@ -173,7 +173,8 @@ def test_a_short_game_through_the_page(browser, base_url):
         choices = pg.locator("#face-up-box .choices button")
         expect(choices.first).to_be_visible()
         expect(pg.locator("#face-up-box .advice")).to_contain_text("705.4")
-        chosen = choices.first.inner_text()
+        chosen = choices.first.get_attribute("title")  # the English name, on hover (issue 19)
+        assert chosen and choices.first.inner_text() != chosen  # the French one shown, or the English marked
         choices.first.click()
         expect(pg.locator(f'[data-card="{angel}"] .mark-facedown')).to_have_count(0)
         expect(pg.locator("#names li")).to_have_count(2)  # shown in French where the data has it (issue 19)

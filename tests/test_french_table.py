@@ -136,3 +136,18 @@ def test_every_gap_the_snapshot_is_known_to_lack_is_worded_by_the_catalogue():
     from cards import KNOWN_GAPS
     from mentalmagic.web.pages import _KNOWN_GAPS
     assert {gap for gaps in KNOWN_GAPS.values() for gap in gaps} <= set(_KNOWN_GAPS)
+
+
+def test_a_french_page_completes_a_card_name_in_french(browser, base_url):  # noqa: F811
+    guarded, pg = _game_page(browser, base_url, "fr-FR")
+    try:
+        command(pg, "ana pioche 2")
+        sync_api.expect(pg.locator("#log li")).to_have_count(1)
+        box = pg.locator("#command-input")
+        box.press_sequentially("ana lance 1 comme Lightning Bo")
+        sync_api.expect(pg.get_by_role("option", name="Foudre")).to_be_visible()  # the French name first
+        pg.keyboard.press("Tab")
+        sync_api.expect(box).to_have_value("ana lance 1 comme Foudre")
+        guarded.check()
+    finally:
+        guarded.context.close()

@@ -65,7 +65,13 @@ function nameWords(name) {
   const card = localNamed.get(name);
   if (!card) return name;
   const face = (card.faces || []).find((f) => f.name === name);
-  const french = (face && face.french_name) || (card.name === name ? card.french_name : null);
+  return saidName(name, (face && face.french_name) || (card.name === name ? card.french_name : null));
+}
+
+/** An English card name as the page says it: on a French page its French name ``french``, else
+ * the English one marked (en) (issue 19). */
+function saidName(name, french) {
+  if (lang !== "fr") return name;
   return french || t("name.english_only", { name });
 }
 
@@ -501,17 +507,21 @@ async function faceUpChoices(c) {
     // every legal name: the allowed ones enabled (a taken one only because 705.4a opens it, said so),
     // the others disabled with who took them (704.2)
     const takers = new Map(S.names.map((n) => [fold(n.name), n.player]));
+    const french = new Map((lang === "fr" ? (await candidates(c.id).catch(() => null)) || [] : [])
+      .map((k) => [k.name, k.french_name]));  // the legal names are the printed card's candidates (705.4)
     const allowed = new Set(body.allowed);
     const names = [...body.allowed, ...(body.legal || []).filter((n) => !allowed.has(n))];
     const list = el("ul", { class: "choices", "aria-label": t("faceup.allowed") }, ...names.map((name) => {
       const by = takers.get(fold(name));
       const open = allowed.has(name);
       const why = by ? t(open ? "faceup.opened" : "game.taken_by", { name: playerName(by) }) : null;
-      const b = el("button", { type: "button", class: "small", text: name, disabled: !open,
-        "aria-describedby": null }, why ? el("span", { class: "mark mark-taken", text: ` ${why}` }) : null);
+      const said = saidName(name, french.get(name));
+      const b = el("button", { type: "button", class: "small", disabled: !open, title: said !== name ? name : null,
+        "aria-describedby": null }, el("span", { lang: french.get(name) ? lang : "en", text: said }),
+      why ? el("span", { class: "mark mark-taken", text: ` ${why}` }) : null);
       if (open) {
         b.addEventListener("click", () => send({ type: "turn_face_up", card: c.id, name, player: actorOf(c) },
-          t("faceup.tried", { name }), cardStatus));
+          t("faceup.tried", { name: said }), cardStatus));
       }
       return el("li", {}, b);
     }));
@@ -653,7 +663,8 @@ const ctx = () => ({
   cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id) && shown(c))
     .sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`), zone: c.zone, owner: c.owner })) : [],
   names: async (cardId, typed) => matchCandidates((await candidates(cardId)) || [], typed).map((k) => ({
-    name: k.name, label: k.taken ? `${k.name} — ${t("game.taken_by", { name: playerName(k.takenBy) })}` : k.name })),
+    name: localName(k), label: k.taken ? `${saidName(k.name, k.french_name)} — ${t("game.taken_by", { name: playerName(k.takenBy) })}`
+      : saidName(k.name, k.french_name) })),
 });
 
 async function runCommand() {
