@@ -151,3 +151,24 @@ def test_a_french_page_completes_a_card_name_in_french(browser, base_url):  # no
         guarded.check()
     finally:
         guarded.context.close()
+
+
+def test_the_type_line_the_data_has_in_english_only_is_marked_english_on_a_french_page(browser, base_url):  # noqa: F811
+    for locale, marked in (("fr-FR", True), ("en-GB", False)):
+        guarded = Guarded(browser, base_url, locale=locale, viewport={"width": 1366, "height": 768})
+        pg = guarded.new_page()
+        try:
+            pg.goto("/?printed=Shock&by=printed")
+            type_line = pg.locator("#printed-card .type-line").first
+            sync_api.expect(type_line).to_contain_text("Instant")
+            sync_api.expect(type_line.locator("[lang=en]")).to_have_text("Instant")
+            row_type = pg.locator("#candidates .cand .c-type").first
+            sync_api.expect(row_type.locator("[lang=en]")).to_be_visible()
+            if marked:
+                sync_api.expect(type_line).to_contain_text("(en)")
+                sync_api.expect(row_type).to_contain_text("(en)")
+            else:
+                sync_api.expect(pg.locator(".lang-mark")).to_have_count(0)
+            guarded.check()
+        finally:
+            guarded.context.close()

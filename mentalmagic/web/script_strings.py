@@ -50,6 +50,8 @@ def script_strings() -> dict[str, str]:
         "cost.none": _("no mana cost"),
         "cost.none_short": _("no cost"),
         "cost.none_word": _("none"),  # what the None key types: a word the cost readers take
+        "type.english_mark": _("(en)"),  # after a type line the card data has in English only
+        "type.english_title": _("The card data has this type line in English only"),
         "cost.none_title": _("no mana cost (not {0})"),
         "cost.and": _("and"),
         # keypad and cost box

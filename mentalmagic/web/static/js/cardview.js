@@ -9,6 +9,11 @@ import { manaCost } from "./mana.js";
 
 export const markEl = (kind, text, title) => el("span", { class: `mark mark-${kind}`, title, text });
 
+/** A type line: the card data has it in English only, so a French page marks it as English (issue 19). */
+export const typeLine = (text, cls = "type-line") => el("span", { class: cls },
+  el("span", { lang: "en", text }),
+  lang !== "en" && text ? el("span", { class: "lang-mark", title: t("type.english_title"), text: ` ${t("type.english_mark")}` }) : null);
+
 /** A name in the other language, marked with its language for screen readers. */
 function otherName(card) {
   if (lang === "fr") return card.french_name ? el("span", { lang: "en", text: card.name }) : null;
@@ -60,7 +65,7 @@ export function cardView(card, { formats = [], heading = "h3" } = {}) {
       multi ? el("span", { class: "face-name" }, localName(f),
         f.french_name && lang !== "fr" ? el("span", { class: "muted", lang: "fr", text: ` (${f.french_name})` }) : null) : null,
       multi ? manaCost(f.cost_known ? f.mana_cost : null) : null,
-      el("span", { class: "type-line", lang: "en", text: f.type_line || (f.cost_known ? "" : t("card.face_unknown")) }),
+      f.type_line ? typeLine(f.type_line) : el("span", { class: "type-line", text: f.cost_known ? "" : t("card.face_unknown") }),
       stats(f)),
     rulesText(f.text))));
   const marks = el("p", { class: "printed-marks" }, t("mm.label"), " ",

@@ -8,7 +8,7 @@
  * - the URL mirrors the query (/?printed=…&format=…) and loading it shows the result
  */
 import { getJSON } from "./api.js";
-import { cardView, markEl } from "./cardview.js";
+import { cardView, markEl, typeLine } from "./cardview.js";
 import { Combobox } from "./combobox.js";
 import { $, el, reveal } from "./dom.js";
 import { lang, localName, num, t, tn } from "./i18n.js";
@@ -303,7 +303,7 @@ function rowFor(c, index) {
   if (c.taken) marks.append(markEl("taken", t("mark.taken"), t("mark.taken_title")));
   const classes = ["cand-row", "cand", index % 2 ? "is-even" : "", c.taken ? "is-taken" : ""].join(" ").trim();
   return el("div", { class: classes, role: "row", "aria-rowindex": String(index + 2) },
-    nameCell, cell("c-cost", manaCost(c.mana_cost, { short: true })), cell("c-type", c.type_line), alt, marks);
+    nameCell, cell("c-cost", manaCost(c.mana_cost, { short: true })), cell("c-type", c.type_line ? typeLine(c.type_line, "") : ""), alt, marks);
 }
 
 /** Append rows a chunk per frame; stops if a newer search started. Returns the first new row. */
