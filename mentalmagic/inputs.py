@@ -8,6 +8,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_l
 
 from . import commands
 from .formats import FORMATS
+from .messages import say
 from .rulesets import DEFAULT_RULES, RULE_SETS
 from .zones import MOVE_ZONES
 from .zones import VIAS as ZONE_VIAS
@@ -37,7 +38,7 @@ class CommanderNames(fields.Field):
         names = [value] if isinstance(value, str) else value
         if not isinstance(names, list) or not 1 <= len(names) <= 2 or not all(
                 isinstance(n, str) and 1 <= len(n.strip()) <= 300 for n in names):
-            raise ValidationError("a card name, or a list of two (partners, D14(c))")
+            raise ValidationError([say("input.commander")])
         return [n.strip() for n in names]
 
 
@@ -77,7 +78,7 @@ class CreateGameIn(Strict):
     @validates_schema
     def library_or_deck(self, data, **kwargs):
         if ("library" in data) == ("deck" in data):
-            raise ValidationError("give exactly one of library or deck", field_name="library")
+            raise ValidationError([say("input.library_or_deck")], field_name="library")
 
     @pre_load
     def rules_any_case(self, data, **kwargs):
@@ -108,7 +109,7 @@ def _kind(command: type[commands.Command]) -> fields.String:
 
 def _distinct(ids: list) -> None:
     if len(set(ids)) != len(ids):
-        raise ValidationError("expected a list of distinct ids")
+        raise ValidationError([say("input.distinct_ids")])
 
 
 _card = fields.String(required=True, validate=validate.Length(min=1, max=64))
@@ -139,7 +140,7 @@ class DrawIn(_Action):
     @validates_schema
     def count_or_printed(self, data, **kwargs):
         if "count" in data and "printed" in data:
-            raise ValidationError("give count or printed, not both", field_name="count")
+            raise ValidationError([say("input.count_or_printed")], field_name="count")
 
 
 class MoveIn(_Action):
@@ -158,7 +159,7 @@ class MoveIn(_Action):
     @validates_schema
     def position_in_library(self, data, **kwargs):
         if "position" in data and data.get("to") != "library":
-            raise ValidationError("position is top or bottom, for the library only", field_name="position")
+            raise ValidationError([say("input.position")], field_name="position")
 
 
 class NameIn(_Action):
@@ -188,7 +189,7 @@ class _CardsOrCount(_Action):
     @validates_schema
     def cards_or_count(self, data, **kwargs):
         if ("cards" in data) == ("count" in data):
-            raise ValidationError("give exactly one of cards or count", field_name="cards")
+            raise ValidationError([say("input.cards_or_count")], field_name="cards")
 
 
 class RevealIn(_CardsOrCount):
@@ -279,10 +280,10 @@ ACTIONS: dict[str, type[_Action]] = {
 def load_action(data) -> commands.Command:
     """The typed command of one action body, checked by the schema its ``type`` selects."""
     if not isinstance(data, dict):
-        raise ValidationError({"_schema": ["an action is a JSON object"]})
+        raise ValidationError({"_schema": [say("input.action_object")]})
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in ACTIONS:
-        raise ValidationError({"type": [f"must be one of: {', '.join(ACTIONS)}"]})
+        raise ValidationError({"type": [say("input.one_of", choices=", ".join(ACTIONS))]})
     schema = _LOADERS.get(kind)
     if schema is None:  # built once per type: a schema's construction cost more than its load (issue 8)
         schema = _LOADERS[kind] = ACTIONS[kind]()

@@ -464,6 +464,15 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "grammar.at_n": N_("expected `at N`: the cut, N cards from the top"),
     "grammar.shuffle_extra": N_("unexpected '{word}': `shuffle` takes only `at N`"),
     "grammar.damaged": N_("expected `damaged N by C`: N combat damage (1 to 1000) dealt by commander C"),
+    # the inputs' own checks (inputs.py)
+    "input.commander": N_("a card name, or a list of two (partners, D14(c))"),
+    "input.library_or_deck": N_("give exactly one of library or deck"),
+    "input.distinct_ids": N_("expected a list of distinct ids"),
+    "input.count_or_printed": N_("give count or printed, not both"),
+    "input.position": N_("position is top or bottom, for the library only"),
+    "input.cards_or_count": N_("give exactly one of cards or count"),
+    "input.action_object": N_("an action is a JSON object"),
+    "input.one_of": N_("must be one of: {choices}"),
     # the web edge
     "invalid.fields": N_("some fields are invalid"),
     "invalid.field": N_("{field}: {why}"),

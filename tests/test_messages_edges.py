@@ -88,3 +88,31 @@ def test_the_cli_words_its_refusals_in_lang_fr(tmp_path, card_db_path, pool, fin
     assert "est déjà le nom" in by_env.stderr
     english = run("game", "move", game, "2", "stack", "--name", "Lightning Bolt")
     assert english.stderr.startswith("refused (704.2): Lightning Bolt is already the name of another card")
+
+
+@pytest.mark.parametrize("lang, body, field, english, french", [
+    # marshmallow's own defaults, worded by the catalogue
+    ("fr", {"players": "Ana", "library": ["Shock"]}, "players", "Not a valid list.", "Pas une liste valide."),
+    ("fr", {"library": ["Shock"]}, "players", "Missing data for required field.",
+     "Donnée manquante pour un champ obligatoire."),
+    ("fr", {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"], "wings": 2}, "wings", "Unknown field.",
+     "Champ inconnu."),
+    # the inputs' own checks (inputs.py)
+    ("fr", {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"], "deck": "x"}, "library",
+     "give exactly one of library or deck", "donnez soit library, soit deck, pas les deux"),
+])
+def test_bad_input_is_worded_in_the_callers_language(client, lang, body, field, english, french):
+    fr = client.post(f"{API}/games", json=body, headers={"Accept-Language": "fr-FR,fr;q=0.9"}).get_json()["error"]
+    en = client.post(f"{API}/games", json=body).get_json()["error"]
+    assert fr["code"] == en["code"] == "invalid"
+    assert french in fr["fields"][field] and english in en["fields"][field]
+    assert len(fr["fields"]) > 1 or (french in fr["message"] and english in en["message"])
+
+
+def test_an_action_of_no_known_type_is_refused_in_french(client):
+    body = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"]}
+    created = client.post(f"{API}/games", json=body).get_json()
+    r = client.post(f"{API}/games/{created['id']}/actions", json={"type": "fly"},
+                    headers={"Authorization": f"Bearer {created['judge_token']}", "Accept-Language": "fr"})
+    error = r.get_json()["error"]
+    assert r.status_code == 422 and error["fields"]["type"][0].startswith("doit être l’un de : ")

@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, ServiceUna
 
 from .. import errors
 from ..mana import ManaCostError
-from ..messages import Message, render, say
+from ..messages import N_, Message, render, say
 from ..storage import failures
 
 # Domain error family -> HTTP status. The first match wins, so subclasses come first.
@@ -60,8 +60,19 @@ def _text(value):
     return value
 
 
+# marshmallow's own default messages: worded by the catalogue like the arbiter's (else English)
+_LIBRARY_WORDS = frozenset({
+    N_("Missing data for required field."), N_("Field may not be null."), N_("Invalid value."),
+    N_("Not a valid integer."), N_("Not a valid string."), N_("Not a valid utf-8 string."),
+    N_("Not a valid boolean."), N_("Not a valid list."), N_("Not a valid mapping type."),
+    N_("Invalid input type."), N_("Unknown field."),
+})
+
+
 def worded(said):
     """A message (or a field's messages) in the request's language."""
+    if isinstance(said, str) and said in _LIBRARY_WORDS:
+        return get_translations().gettext(said)
     if isinstance(said, dict):
         return {k: worded(v) for k, v in said.items()}
     if isinstance(said, list | tuple):
@@ -118,6 +129,7 @@ def register(app: Flask) -> None:
             (name, msgs), = fields.items()
             first = msgs[0] if isinstance(msgs, list) and msgs and isinstance(msgs[0], str | Message) else None
             if first:
+                first = worded(first) if isinstance(first, str) else first  # a library's words too
                 message = first if name == "_schema" else say("invalid.field", field=name, why=first)
         return envelope(422, "invalid", message, fields=fields)
 
