@@ -235,7 +235,7 @@ def test_the_whole_game(browser, base_url, lang):  # noqa: F811 - fixtures
         j.card(ana_wurm)
         j.action("face_up")
         expect(pg.locator("#face-up-box .mark-exception")).to_be_visible()
-        opened = pg.locator("#face-up-box .choices button", has_text="Root Elemental")
+        opened = pg.locator("#face-up-box .choices button", has_text=shown("Root Elemental"))
         expect(opened).to_be_enabled()
         expect(opened).to_contain_text(w["opens"])  # taken by Ben, enabled only through 705.4a
         j.click(opened)
@@ -260,8 +260,8 @@ def test_the_whole_game(browser, base_url, lang):  # noqa: F811 - fixtures
         shut = pg.locator("#face-up-box .choices button")
         expect(shut).to_have_count(2)
         for name, who in (("Goblin Taskmaster", "Ana"), ("Warbreak Trumpeter", "Ben")):
-            expect(shut.filter(has_text=name)).to_be_disabled()
-            expect(shut.filter(has_text=name)).to_contain_text(w["taken_by"].format(who=who))
+            expect(shut.filter(has_text=shown(name))).to_be_disabled()
+            expect(shut.filter(has_text=shown(name))).to_contain_text(w["taken_by"].format(who=who))
         expect(pg.locator("#face-up-box .mark-loss")).to_contain_text(w["teammate"])
         j.action("to_graveyard")
         # the loss asks first: who, why (705.4a closed by a teammate, D7), the rule; nothing is recorded yet
