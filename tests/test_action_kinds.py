@@ -7,8 +7,8 @@ from mentalmagic import grammar
 from mentalmagic.actions import HANDLERS
 from mentalmagic.commands import COMMANDS
 from mentalmagic.game import FOLDS, GameSetup, Player
-from mentalmagic.inputs import ACTIONS
 from mentalmagic.permissions import _CHECKS, UNCHECKED
+from mentalmagic.runtime.inputs import ACTIONS
 
 
 def _grammar_kinds() -> set[str]:

@@ -16,8 +16,8 @@ _NAME_OPTION_HELP = "The name it takes (English or French); the shell completes 
 
 def _act(ctx: click.Context, seat: Seat, body: dict) -> None:
     """One action body through the API's schema, to services.act as the judge; print the event."""
-    from ..inputs import load_action
     from ..permissions import JUDGE
+    from ..runtime.inputs import load_action
     from ..services import act
 
     body = {k: v for k, v in body.items() if v is not None}

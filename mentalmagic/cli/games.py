@@ -64,7 +64,7 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
     Prints the game's id and the tokens of the judge and of each player, shown only now (the
     database keeps their hashes; `game tokens` reissues a player's). The CLI itself needs none.
     """
-    from ..inputs import CreateGameIn
+    from ..runtime.inputs import CreateGameIn
     from ..services import create_game
 
     if (deck_id is None) == (list_file is None):

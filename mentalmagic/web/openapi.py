@@ -9,7 +9,8 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, jsonify
 
-from .. import __version__, inputs
+from .. import __version__
+from ..runtime import inputs
 from . import schemas
 from .fields import ManaCostField
 

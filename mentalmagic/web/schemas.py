@@ -8,13 +8,13 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, vali
 
 from .. import commands
 from ..formats import FORMATS
-from ..inputs import ACTIONS as ACTIONS
-from ..inputs import VIAS as VIAS
-from ..inputs import ZONES as ZONES
-from ..inputs import CreateGameIn as CreateGameIn
-from ..inputs import Strict
-from ..inputs import load_action as load_action
 from ..rulesets import RULE_SETS
+from ..runtime.inputs import ACTIONS as ACTIONS
+from ..runtime.inputs import VIAS as VIAS
+from ..runtime.inputs import ZONES as ZONES
+from ..runtime.inputs import CreateGameIn as CreateGameIn
+from ..runtime.inputs import Strict
+from ..runtime.inputs import load_action as load_action
 from ..zones import REMOVED
 from .fields import CommanderIds, ManaCostField
 

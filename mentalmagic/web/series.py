@@ -6,8 +6,8 @@ from flask import Blueprint, current_app, jsonify, request
 from marshmallow import fields, validate
 
 from .. import services
-from ..inputs import OptionsIn, Strict
 from ..rulesets import DEFAULT_RULES, RULE_SETS
+from ..runtime.inputs import OptionsIn, Strict
 from .bodies import json_body
 from .openapi import Op, register_operations, register_schemas
 

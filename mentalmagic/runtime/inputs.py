@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_load, validate, validates_schema
 
-from . import commands
-from .formats import FORMATS
-from .messages import say
-from .rulesets import DEFAULT_RULES, RULE_SETS
-from .zones import MOVE_ZONES
-from .zones import VIAS as ZONE_VIAS
+from .. import commands
+from ..formats import FORMATS
+from ..messages import say
+from ..rulesets import DEFAULT_RULES, RULE_SETS
+from ..zones import MOVE_ZONES
+from ..zones import VIAS as ZONE_VIAS
 
 
 class Strict(Schema):

@@ -20,15 +20,15 @@ from pathlib import Path
 
 import platformdirs
 
-from .carddata import Source, source_from_env
-from .cards import Card
-from .index import CandidateFinder
-from .pool import CardPool
-from .storage import connect
-from .storage.carddb import SourceRefused, build_cards, is_current, read_finder, stored_source
-from .storage.failures import SAYS, Trouble, kind_of, probe, read_only
+from ..carddata import Source, source_from_env
+from ..cards import Card
+from ..index import CandidateFinder
+from ..pool import CardPool
+from ..storage import connect
+from ..storage.carddb import SourceRefused, build_cards, is_current, read_finder, stored_source
+from ..storage.failures import SAYS, Trouble, kind_of, probe, read_only
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def default_db_path() -> Path:
