@@ -8,8 +8,8 @@ never re-checks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from .cards import Card
 from .commands import (
@@ -68,7 +68,8 @@ def decide(state: GameState, setup: GameSetup, finder: CandidateFinder, command:
            actor: str | None, is_judge: bool = False, at: str | None = None) -> Event:
     """Check ``command`` by ``actor`` (or the judge) and return the event to append; raise if refused."""
     acting = authorize(state, setup, actor, is_judge, command)
-    ctx = _Context(state, setup, finder, Naming.for_game(setup, finder), actor, is_judge, acting)
+    ctx = _Context(state, setup, finder, Naming.for_game(setup, finder), actor, is_judge, acting,
+                   dict(getattr(command, "names", ())))
     data, rule = HANDLERS[type(command)](ctx, command)
     # 104.2a: a finished game records nothing more. Checked last, so that an action the rules refuse
     # anyway (a player who already left) hears its own rule first; deciding changed nothing yet.
@@ -89,6 +90,8 @@ class _Context:
     actor: str | None  # the player whose token sent it; None for the judge
     is_judge: bool
     acting: str | None  # the actor, or the player the judge acts for
+    # D12: {card: name} for the face-down cards of whoever leaves in this action (leave_game, a loss)
+    names: Mapping[str, str] = field(default_factory=dict)
 
     def card(self, cid: str) -> CardState:
         c = self.state.card(cid)
@@ -119,8 +122,9 @@ class _Context:
         return {"name": n.name, "player": namer, "rule": rule, "exception": None}
 
     def face_up_naming(self, c: CardState, name: str | None, via: str, namer: str | None = None,
-                       moving_to: str | None = None) -> tuple[dict | None, dict | None]:
-        """705.4/705.4a/D8 for an unnamed face-down card turned face up: (naming, game loss)."""
+                       moving_to: str | None = None, gone: _Gone | None = None) -> tuple[dict | None, dict | None]:
+        """705.4/705.4a/D8 for an unnamed face-down card turned face up: (naming, game loss).
+        ``gone``: who already leaves in this action, and what they took (leaving)."""
         namer = namer or c.namer
         self.check_namer(namer, "705.4", say("namer.why.face_up"))
         printed = self.printed(c)
@@ -129,22 +133,67 @@ class _Context:
                                             namer=namer)
         if name is None:
             if choice.loses:  # D8: the card turns face up unnamed and its player loses...
+                gone = gone or _Gone()
                 loser = c.face_down_by or namer
-                departure = self.departure(loser)  # ...and a player who loses leaves the game
+                if loser in gone.players:  # ...unless they leave in this very action anyway
+                    return None, None
+                loss = self.loss(loser, "705.4a", gone.with_card(c.id), why=choice.why_no_exception)
                 if moving_to is not None and moving_to not in CONTROLLED_ZONES:
-                    departure["exiled"] = [cid for cid in departure["exiled"] if cid != c.id]
+                    loss["exiled"] = [cid for cid in loss["exiled"] if cid != c.id]
                 if moving_to == LIBRARY:  # nobody owns it there (702.2a): it stays
-                    departure["removed"] = [cid for cid in departure["removed"] if cid != c.id]
-                return None, {"player": loser, "rule": "705.4a", "why": choice.why_no_exception, **departure}
+                    loss["removed"] = [cid for cid in loss["removed"] if cid != c.id]
+                return None, loss
             raise NameRequired("name.required_face_up", advice=choice.advice(), rule="705.4",
                                fields={"name": [say("field.required")]})
         n, exception = self.naming.face_up_name(printed, name, choice)
         return {"name": n.name, "player": namer, "rule": exception or "705.4", "exception": exception}, None
 
-    def departure(self, pid: str, returned: tuple[str, ...] = ()) -> dict:
+    # -- leaving the game: every way out, in one place ------------------------------------------
+    def loss(self, pid: str, rule: str, gone: _Gone | None = None, **why) -> dict:
+        """``pid`` loses the game (D8, 903.10a), and a player who loses leaves it (multiplayer
+        rules, D9; 903.10a's "recorded like D8"): exactly as ``leave_game`` leaves (leaving)."""
+        return {"player": pid, "rule": rule, **why, **self.leaving(pid, gone=gone)}
+
+    def leaving(self, pid: str, returned: tuple[str, ...] = (), gone: _Gone | None = None) -> dict:
+        """What happens as ``pid`` leaves the game, whichever way (leave_game, a D8 loss, 903.10a):
+        what goes with them (800.4a, D9: departure); their face-down permanents and spells that
+        leave with them or are exiled (not those ``returned``), revealed as they go and named by
+        them, their controller (D12: 705.4, 705.4a; ``names`` of the action); and, when no legal
+        name is left for such a card another player played face down, that player's loss (D8),
+        who leaves the same way in turn."""
+        before = gone or _Gone()
+        out = self.departure(pid, returned, exiled_not=before.removed)
+        gone = _Gone(before.players | {pid}, before.removed | set(out["removed"]),
+                     before.settled | set(out["removed"]) | set(out["exiled"]))
+        revealed, namings, loss = [], {}, None
+        for cid in (*out["removed"], *out["exiled"]):
+            c = self.state.cards[cid]
+            if cid in before.settled or c.zone not in CONTROLLED_ZONES or not c.face_down or c.pentaland \
+                    or c.commander_of or c.named_as:
+                continue
+            revealed.append(cid)
+            try:
+                naming, lost = self.face_up_naming(c, self.names.get(cid), "effect", namer=pid, gone=gone)
+            except NameRequired as e:
+                if "names" in (e.fields or {}):  # a card of the player this one costs the game (D8): said so
+                    raise
+                raise NameRequired(e.said, rule=e.rule, fields={"names": {cid: [say("field.required")]}}) from None
+            if naming:
+                namings[cid] = naming
+            elif lost and loss is None:
+                loss = lost
+                gone = _Gone(gone.players | {lost["player"]}, gone.removed | set(lost["removed"]), gone.settled)
+        if revealed:
+            out["revealed"], out["namings"] = revealed, namings
+        if loss:
+            out["game_loss"] = loss
+        return out
+
+    def departure(self, pid: str, returned: tuple[str, ...] = (), exiled_not: frozenset[str] = frozenset()) -> dict:
         """What leaves with a player (multiplayer rules, D9): what they own leaves the game, what
         they control only through a control-changing effect (``returned``) goes back to its owner's
-        control, what else they control is exiled, library cards they revealed or looked at stay,
+        control, what else they control is exiled (not what an earlier leaver of the same action
+        took out of the game: ``exiled_not``), library cards they revealed or looked at stay,
         without them."""
         removed, exiled, released = [], [], []
         for c in self.state.cards.values():
@@ -153,12 +202,26 @@ class _Context:
                     released.append(c.id)
             elif c.zone != REMOVED and c.owner == pid:
                 removed.append(c.id)
-            elif c.zone in CONTROLLED_ZONES and c.controller == pid and c.id not in returned:
+            elif c.zone in CONTROLLED_ZONES and c.controller == pid and c.id not in returned \
+                    and c.id not in exiled_not:
                 exiled.append(c.id)
         out = {"removed": removed, "exiled": exiled, "released": released}
         if returned:
             out["returned"] = list(returned)
         return out
+
+
+@dataclass(frozen=True)
+class _Gone:
+    """Who already leaves in the action being decided (a leaver, then a player their cards cost the
+    game), the cards they took out of the game, and the cards already turned up as they left."""
+
+    players: frozenset[str] = frozenset()
+    removed: frozenset[str] = frozenset()
+    settled: frozenset[str] = frozenset()
+
+    def with_card(self, cid: str) -> _Gone:
+        return _Gone(self.players, self.removed, self.settled | {cid})
 
 
 # -- the handlers: one per command type -------------------------------------------------------
@@ -522,34 +585,7 @@ def _leave_game(ctx: _Context, cmd: LeaveGame):
             why = "return.owns" if c.owner == pid else "return.not_controlled"
             raise ReturnRefused(why, card=cid, player=ctx.setup.player(pid).name,
                                 fields={"returned": [say(why + ".field", card=cid)]})
-    departure = ctx.departure(pid, cmd.returned)
-    return {"player": pid, **departure, **_revealed_as_they_go(ctx, pid, departure, dict(cmd.names))}, LEAVE_RULE
-
-
-def _revealed_as_they_go(ctx: _Context, pid: str, departure: dict, names: dict[str, str]) -> dict:
-    """D12 for a leaver: their face-down permanents and spells that leave with them or are exiled
-    (not those ``returned``) are revealed as they go and named by their controller, the leaver, as
-    705.4 and 705.4a say; with no legal name left, D8 (for a card someone else played face down)."""
-    revealed, namings, loss = [], {}, None
-    for cid in (*departure["removed"], *departure["exiled"]):
-        c = ctx.state.cards[cid]
-        if c.zone not in CONTROLLED_ZONES or not c.face_down or c.pentaland or c.commander_of or c.named_as:
-            continue
-        revealed.append(cid)
-        try:
-            naming, lost = ctx.face_up_naming(c, names.get(cid), "effect", namer=pid)
-        except NameRequired as e:
-            raise NameRequired(e.said, rule=e.rule, fields={"names": {cid: [say("field.required")]}}) from None
-        if naming:
-            namings[cid] = naming
-        elif lost and lost["player"] != pid and loss is None:  # the leaver leaves anyway
-            loss = lost
-    out: dict = {}
-    if revealed:
-        out["revealed"], out["namings"] = revealed, namings
-    if loss:
-        out["game_loss"] = loss
-    return out
+    return {"player": pid, **ctx.leaving(pid, cmd.returned)}, LEAVE_RULE
 
 
 def _shuffle(ctx: _Context, cmd: Shuffle):
@@ -585,7 +621,7 @@ def _commander_damage(ctx: _Context, cmd: CommanderDamage):
     total = ctx.state.players[pid].commander_damage.get(c.id, 0) + cmd.amount
     data: dict = {"player": pid, "commander": c.id, "amount": cmd.amount, "total": total}
     if total >= COMMANDER_DAMAGE_LOSS:  # recorded like D8; a player who loses leaves the game
-        data["game_loss"] = {"player": pid, "rule": "903.10a", **ctx.departure(pid)}
+        data["game_loss"] = ctx.loss(pid, "903.10a")
     return data, "903.10a"
 
 

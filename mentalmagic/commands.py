@@ -22,6 +22,14 @@ class Command:
 
 
 @dataclass(frozen=True, kw_only=True)
+class MayLeave(Command):
+    """An action by which a player may leave the game: leave_game, and those that may cost a player
+    the game (D8, 903.10a). A player who leaves names their face-down cards revealed as they go (D12)."""
+
+    names: tuple[tuple[str, str], ...] = ()  # (card, name)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Draw(Command):
     type: ClassVar[str] = "draw"
     count: int | None = None
@@ -29,7 +37,7 @@ class Draw(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Move(Command):
+class Move(MayLeave):
     type: ClassVar[str] = "move"
     card: str
     to: str
@@ -49,7 +57,7 @@ class Name(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class TurnFaceUp(Command):
+class TurnFaceUp(MayLeave):
     type: ClassVar[str] = "turn_face_up"
     card: str
     name: str | None = None
@@ -84,10 +92,9 @@ class EndLook(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class LeaveGame(Command):
+class LeaveGame(MayLeave):
     type: ClassVar[str] = "leave_game"
     returned: tuple[str, ...] = ()  # D9: cards the leaver controls only through a control-changing effect
-    names: tuple[tuple[str, str], ...] = ()  # D12: (card, name) for their face-down cards revealed as they go
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -114,7 +121,7 @@ class EndGame(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
-class CommanderDamage(Command):
+class CommanderDamage(MayLeave):
     """903.10a: combat damage a commander dealt to ``player`` (the player dealt it)."""
 
     type: ClassVar[str] = "commander_damage"

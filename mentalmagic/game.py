@@ -401,14 +401,20 @@ class GameState:
             self.players[c.owner].hand_epoch = seq
 
     def _fold_leave_game(self, e: Event) -> None:
-        for cid in e.data.get("revealed", ()):  # D12: turned face up as they go, named by the leaver
-            c = self.cards[cid]
-            c.face_down, c.face_down_seq, c.face_down_by, c.face_down_via = False, None, None, None
-            self._fold_naming(c, e.data["namings"].get(cid), e.seq)
-        self._depart(e.data["player"], e.data, e.seq)
-        self._fold_loss(e.data.get("game_loss"), e.seq)
+        self._fold_leaving(e.data["player"], e.data, e.seq)
         p = self.players[e.data["player"]]
         p.status, p.rule, p.seq = LEFT, LEAVE_RULE, e.seq
+
+    def _fold_leaving(self, pid: str, d: dict, seq: int) -> None:
+        """A player leaving, whichever way (leave_game, a loss: actions.py ``leaving``): their face-down
+        cards turned face up as they go, named by them (D12), what goes with them (D9), and the loss
+        a card with no legal name left cost another player (D8), who leaves the same way."""
+        for cid in d.get("revealed", ()):
+            c = self.cards[cid]
+            c.face_down, c.face_down_seq, c.face_down_by, c.face_down_via = False, None, None, None
+            self._fold_naming(c, d["namings"].get(cid), seq)
+        self._depart(pid, d, seq)
+        self._fold_loss(d.get("game_loss"), seq)
 
     def _depart(self, pid: str, d: dict, seq: int) -> None:
         """The multiplayer rule on leaving (D9): its ``removed``, ``returned``, ``exiled`` and ``released``
@@ -453,9 +459,9 @@ class GameState:
             return
         p = self.players.get(loss["player"])
         if p is not None and p.in_game:
-            if "removed" in loss:  # a player who loses leaves the game (multiplayer rules)
-                self._depart(p.id, loss, seq)
             p.status, p.rule, p.seq = LOST, loss["rule"], seq
+            if "removed" in loss:  # a player who loses leaves the game (multiplayer rules), as any leaver
+                self._fold_leaving(p.id, loss, seq)
 
 
 # event type -> how it folds; an event type missing here can't be appended (KeyError, never half-applied)

@@ -130,6 +130,24 @@ class _Action(Strict):
         return self.command(**data)
 
 
+class _MayLeave(_Action):
+    """An action by which a player may leave the game (commands.MayLeave): leave_game, and those that
+    may cost a player the game (D8, 903.10a)."""
+
+    names = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)),
+                        values=fields.String(validate=validate.Length(min=1, max=300)),
+                        validate=validate.Length(max=500), metadata={
+        "description": "D12: {card: name} for the face-down cards of a player who leaves in this action (leaving,"
+                       " or losing: D8, 903.10a) that leave with them or are exiled: revealed as they go, that"
+                       " player, their controller, names them (705.4, 705.4a)"})
+
+    @post_load
+    def to_command(self, data, **kwargs) -> commands.Command:
+        if "names" in data:
+            data["names"] = tuple(sorted(data["names"].items()))
+        return super().to_command(data, **kwargs)
+
+
 class DrawIn(_Action):
     command = commands.Draw
     type = _kind(commands.Draw)
@@ -143,7 +161,7 @@ class DrawIn(_Action):
             raise ValidationError([say("input.count_or_printed")], field_name="count")
 
 
-class MoveIn(_Action):
+class MoveIn(_MayLeave):
     command = commands.Move
     type = _kind(commands.Move)
     card = _card
@@ -172,7 +190,7 @@ class NameIn(_Action):
                        " to them, which they need not own or control"})
 
 
-class TurnFaceUpIn(_Action):
+class TurnFaceUpIn(_MayLeave):
     command = commands.TurnFaceUp
     type = _kind(commands.TurnFaceUp)
     card = _card
@@ -215,23 +233,12 @@ class EndLookIn(EndRevealIn):
     type = _kind(commands.EndLook)
 
 
-class LeaveGameIn(_Action):
+class LeaveGameIn(_MayLeave):
     command = commands.LeaveGame
     type = _kind(commands.LeaveGame)
     returned = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=_distinct, metadata={
         "description": "D9: the cards the leaver controls only through a control-changing effect; they go back to"
                        " their owner's control where they are"})
-    names = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)),
-                        values=fields.String(validate=validate.Length(min=1, max=300)),
-                        validate=validate.Length(max=500), metadata={
-        "description": "D12: {card: name} for the leaver's face-down cards that leave with them or are exiled:"
-                       " revealed as they go, their controller names them (705.4, 705.4a)"})
-
-    @post_load
-    def to_command(self, data, **kwargs) -> commands.Command:
-        if "names" in data:
-            data["names"] = tuple(sorted(data["names"].items()))
-        return super().to_command(data, **kwargs)
 
 
 class ShuffleIn(_Action):
@@ -259,7 +266,7 @@ class EndGameIn(_Action):
     type = _kind(commands.EndGame)
 
 
-class CommanderDamageIn(_Action):
+class CommanderDamageIn(_MayLeave):
     command = commands.CommanderDamage
     type = _kind(commands.CommanderDamage)
     player = fields.String(required=True, validate=validate.Length(min=1, max=64),

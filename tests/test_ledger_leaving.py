@@ -1,0 +1,139 @@
+"""Every way a player leaves the game leaves alike (issue 21's leftover): ``leave_game`` (800.4a, D9),
+a game loss inside another action (D8 by 705.4a, as a card is turned face up or as it leaves the
+battlefield under D12; 903.10a's commander damage, "recorded like D8") and a loss that a leaver's own
+face-down card causes (D8 inside D9). In each, the leaver's face-down permanents and spells that leave
+with them are revealed as they go and named by them (D12: 705.4, 705.4a), from the action's ``names``;
+one missing is refused with ``fields.names.<card>``, a wrong one with 704.1's refusal, nothing applied.
+The core tier: cards of tests/minipool.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_ledger import ANA, BOB, CID, TWO, Table
+from test_ledger_commander import CommanderTable
+
+from mentalmagic import errors
+from mentalmagic.game import Player, replay, undo
+
+THREE = (*TWO, Player(CID, "Cid"))
+# Savannah Lions ({W}) played face down has no legal name as a morph (no {W} morph card): D8.
+# Lightning Bolt ({R}) played face down may be Goblin Taskmaster or Warbreak Trumpeter.
+LIONS, BOLT = "Savannah Lions", "Lightning Bolt"
+
+
+@pytest.fixture(scope="module")
+def finder(mini_finder):
+    return mini_finder
+
+
+def _leave_game(finder):
+    """800.4a, D9: Ana leaves with her morph."""
+    t = Table(finder, BOLT, players=THREE)
+    t.draw(ANA)
+    t.morph(ANA, "c1")
+    return t, ANA, {"type": "leave_game"}, "c1", lambda e: e.data, "800.4a"
+
+
+def _turned_up_d8(finder):
+    """705.4a, D8: Ana turns her Savannah Lions morph up; no name is left, she loses, her Bolt morph goes."""
+    t = Table(finder, LIONS, BOLT, players=THREE)
+    t.draw(ANA, 2)
+    t.morph(ANA, "c1")
+    t.morph(ANA, "c2")
+    return t, ANA, {"type": "turn_face_up", "card": "c1"}, "c2", lambda e: e.data["game_loss"], "705.4a"
+
+
+def _moved_d8(finder):
+    """D12 then D8: Ana's Savannah Lions morph dies, revealed with no name left; she loses."""
+    t = Table(finder, LIONS, BOLT, players=THREE)
+    t.draw(ANA, 2)
+    t.morph(ANA, "c1")
+    t.morph(ANA, "c2")
+    return t, ANA, {"type": "move", "card": "c1", "to": "graveyard"}, "c2", lambda e: e.data["game_loss"], "705.4a"
+
+
+def _commander_damage(finder):
+    """903.10a: 21 combat damage from Ana's Krenko; Bob loses with his Bolt morph on the battlefield."""
+    t = CommanderTable(finder, BOLT, players=THREE)
+    t.do(BOB, type="draw", player=BOB, count=1)
+    t.morph(BOB, "c1")
+    action = {"type": "commander_damage", "player": BOB, "commander": "k-ana", "amount": 21}
+    return t, BOB, action, "c1", lambda e: e.data["game_loss"], "903.10a"
+
+
+PATHS = {"leave_game": _leave_game, "turned_up_d8": _turned_up_d8, "moved_d8": _moved_d8,
+         "commander_damage": _commander_damage}
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_d12_every_way_out_reveals_the_leavers_face_down_cards_and_they_name_them(finder, path):
+    t, leaver, action, morph, leaving, rule = PATHS[path](finder)
+    before = t.state.snapshot()
+    err = t.refused(leaver, errors.NameRequired, **action)  # nothing applied (Table.refused checks)
+    assert err.rule == "705.4" and list(err.fields["names"]) == [morph]
+    t.refused(leaver, errors.NotACandidate, **action, names={morph: "Shock"})  # a morph's name (705.4)
+    e = t.do(leaver, **action, names={morph: "Goblin Taskmaster"})
+    d = leaving(e)
+    assert (d.get("rule", e.rule), d.get("player", e.data.get("player"))) == (rule, leaver)
+    assert d["revealed"] == [morph] and d["namings"][morph] == {
+        "name": "Goblin Taskmaster", "player": leaver, "rule": "705.4", "exception": None}
+    c = t.card(morph)
+    assert (c.zone, c.face_down, c.named_as) == ("removed", False, "Goblin Taskmaster")
+    assert ("Goblin Taskmaster", morph, leaver, None) in t.names()  # it stays taken (704.4, D9)
+    assert t.state.players[leaver].status == ("left" if path == "leave_game" else "lost")
+    assert replay(t.setup, t.events).snapshot() == t.state.snapshot()
+    assert undo(t.setup, t.events)[1].snapshot() == before
+
+
+def test_d8_the_card_that_costs_the_game_stays_unnamed_and_is_not_revealed_twice(finder):
+    """D8: "the card stays unnamed"; it is not among the loser's cards revealed as they go."""
+    t, leaver, action, morph, leaving, _ = _turned_up_d8(finder)
+    e = t.do(leaver, **action, names={morph: "Warbreak Trumpeter"})
+    assert "c1" not in e.data["game_loss"]["revealed"] and "naming" not in e.data
+    assert (t.card("c1").zone, t.card("c1").named_as, t.card("c1").face_down) == ("removed", None, False)
+
+
+def test_903_10a_only_the_loser_names_their_face_down_cards_705_4(finder):
+    """The commander's controller may record the damage (docs/api.md), but the loser's face-down cards
+    are theirs to name (705.4, D12): the judge records it for them, or they send it."""
+    t, leaver, action, morph, _, _ = _commander_damage(finder)
+    err = t.refused(ANA, errors.WrongNamer, **action, names={morph: "Goblin Taskmaster"})
+    assert err.rule == "705.4"
+    e = t.do(None, judge=True, **action, names={morph: "Goblin Taskmaster"})
+    assert e.data["game_loss"]["namings"][morph]["player"] == BOB
+
+
+def test_d8_a_player_a_leaver_costs_the_game_leaves_naming_their_own_face_down_cards(finder):
+    """D9 then D8: Bob leaves with Ana's Savannah Lions morph, which has no name left: Ana loses, and
+    her own Bolt morph is revealed as she goes and named by her, as when she leaves herself."""
+    t = Table(finder, LIONS, BOLT, players=THREE)
+    t.draw(ANA, 2)
+    t.morph(ANA, "c1")
+    t.morph(ANA, "c2")
+    t.do(None, judge=True, type="move", card="c1", to="battlefield", player=BOB)
+    t.refused(BOB, errors.WrongNamer, type="leave_game", names={"c2": "Goblin Taskmaster"})  # Ana names hers
+    err = t.refused(None, errors.NameRequired, judge=True, type="leave_game", player=BOB)
+    assert list(err.fields["names"]) == ["c2"]
+    e = t.do(None, judge=True, type="leave_game", player=BOB, names={"c2": "Goblin Taskmaster"})
+    loss = e.data["game_loss"]
+    assert (loss["player"], loss["rule"], loss["revealed"]) == (ANA, "705.4a", ["c2"])
+    assert loss["namings"]["c2"]["player"] == ANA and t.card("c2").named_as == "Goblin Taskmaster"
+    assert (t.state.players[ANA].status, t.state.players[BOB].status) == ("lost", "left")
+    assert replay(t.setup, t.events).snapshot() == t.state.snapshot()
+
+
+def test_d9_what_a_leaver_took_out_of_the_game_stays_out_when_the_player_they_cost_the_game_controlled_it(finder):
+    """800.4a: Bob's Shock, controlled by Ana, leaves the game with Bob; Ana, who loses by Bob's leaving
+    (D8), doesn't bring it back to exile as she goes."""
+    t = Table(finder, LIONS, "Shock", players=THREE)
+    t.draw(ANA)
+    t.morph(ANA, "c1")
+    t.do(None, judge=True, type="move", card="c1", to="battlefield", player=BOB)
+    t.do(BOB, type="draw", player=BOB, count=1)
+    t.cast(BOB, "c2", "Lightning Bolt")
+    t.do(None, judge=True, type="move", card="c2", to="battlefield", player=ANA)
+    e = t.do(BOB, type="leave_game")
+    assert "c2" in e.data["removed"] and "c2" not in e.data["game_loss"]["exiled"]
+    assert t.card("c2").zone == "removed" and t.state.players[ANA].status == "lost"
+    assert replay(t.setup, t.events).snapshot() == t.state.snapshot()
