@@ -41,8 +41,9 @@ def assert_envelope(response, status: int, *, cites_rule: bool = True) -> dict:
     assert response.status_code == status, (response.status_code, body)
     assert set(body) == {"error"}, body
     error = body["error"]
-    assert {"code", "message"} <= error.keys() <= {"code", "message", "rule", "fields", "message_code", "params",
-                                                   "suggestions"}, error
+    assert {"code", "message"} <= error.keys() <= {"code", "message", "rule", "fields", "field_codes", "message_code",
+                                                   "params", "suggestions"}, error
+    assert "field_codes" not in error or "fields" in error, error  # the codes of the fields' worded messages
     assert ("message_code" in error) == ("params" in error), error  # a worded message comes with what it is made of
     if error["code"] == "unknown_card":  # did you mean: an unknown card, and a naming of a name no card has
         assert "suggestions" in error, error

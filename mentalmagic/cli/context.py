@@ -144,7 +144,9 @@ def guarded(f):
             # The schemas' and the grammar's errors, looked up only once raised: a card look-up
             # never imports marshmallow or the grammar.
             if isinstance(e, _loaded("marshmallow", "ValidationError")):
-                raise click.UsageError(_field_messages(e.messages)) from None
+                from ..runtime.inputs import coded  # loaded already: marshmallow raised
+
+                raise click.UsageError(_field_messages(coded(e.messages))) from None
             if isinstance(e, _loaded("mentalmagic.grammar", "GrammarError")):  # before ArbiterError: one of them
                 raise click.UsageError(e.message) from None
             if isinstance(e, ArbiterError):
@@ -160,10 +162,11 @@ def _loaded(module: str, name: str) -> tuple[type, ...]:
     return (found,) if found is not None else ()
 
 
-def _field_messages(messages, prefix: str = "") -> str:
+def _field_messages(messages, field: str = "") -> str:
+    """Each message in the CLI's language, after the field it is about (``players.0.name``)."""
     if isinstance(messages, dict):
-        return "; ".join(_field_messages(v, f"{prefix}{k}: " if k != "_schema" else prefix)
+        return "; ".join(_field_messages(v, field if k == "_schema" else f"{field}.{k}".lstrip("."))
                          for k, v in messages.items())
     if isinstance(messages, list):
-        return "; ".join(_field_messages(m, prefix) for m in messages)
-    return f"{prefix}{messages}"
+        return "; ".join(_field_messages(m, field) for m in messages)
+    return str(say("invalid.field", field=field, why=messages) if field else messages)

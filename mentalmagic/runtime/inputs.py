@@ -8,10 +8,65 @@ from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_l
 
 from .. import commands
 from ..formats import FORMATS
-from ..messages import say
+from ..messages import WORDS, Message, say
 from ..rulesets import DEFAULT_RULES, RULE_SETS
 from ..zones import MOVE_ZONES
 from ..zones import VIAS as ZONE_VIAS
+
+# -- marshmallow's messages as codes: worded at each edge in its caller's language ---------------
+# Its fixed default messages (a field's or a schema's), each a code of messages.py whose English
+# is marshmallow's own text: any error marshmallow raises is turned into codes by ``coded``.
+_LIBRARY_CODES = {WORDS[code]: code for code in (
+    "input.required", "input.null", "input.invalid", "input.integer", "input.number", "input.number_large",
+    "input.number_special", "input.string", "input.utf8", "input.boolean", "input.list", "input.mapping",
+    "input.nested_type", "input.schema_type", "input.unknown_field")}
+
+
+def coded(messages):
+    """``messages`` (a ValidationError's, however nested) with marshmallow's own texts as codes."""
+    if isinstance(messages, dict):
+        return {k: coded(v) for k, v in messages.items()}
+    if isinstance(messages, list | tuple):
+        return [coded(m) for m in messages]
+    if isinstance(messages, str) and messages in _LIBRARY_CODES:
+        return Message(_LIBRARY_CODES[messages])
+    return messages
+
+
+class Length(validate.Length):
+    """marshmallow's Length, saying a code whose params are its bounds (the value itself is never echoed)."""
+
+    def _format_error(self, value, message: str) -> list[Message]:
+        if message == self.message_equal:
+            return [say("input.length_equal", equal=self.equal)]
+        if message == self.message_min:
+            return [say("input.length_min", min=self.min)]
+        if message == self.message_max:
+            return [say("input.length_max", max=self.max)]
+        return [say("input.length_between", min=self.min, max=self.max)]
+
+
+class Range(validate.Range):
+    """marshmallow's Range (bounds included), saying a code whose params are its bounds."""
+
+    def __init__(self, min=None, max=None, **kwargs):  # noqa: A002 - marshmallow's own names
+        super().__init__(min, max, **kwargs)
+        if not (self.min_inclusive and self.max_inclusive):
+            raise TypeError("Range says its bounds included; an excluded bound needs its own message code")
+
+    def _format_error(self, value, message: str) -> list[Message]:
+        if self.max is None:
+            return [say("input.at_least", min=self.min)]
+        if self.min is None:
+            return [say("input.at_most", max=self.max)]
+        return [say("input.between", min=self.min, max=self.max)]
+
+
+class OneOf(validate.OneOf):
+    """marshmallow's OneOf, saying a code whose param is the list of choices."""
+
+    def _format_error(self, value) -> list[Message]:
+        return [say("input.one_of", choices=list(self.choices))]
 
 
 class Strict(Schema):
@@ -28,7 +83,7 @@ class Strict(Schema):
 
 ZONES = list(MOVE_ZONES)
 VIAS = list(ZONE_VIAS)
-_id = fields.String(validate=validate.Length(min=1, max=64))
+_id = fields.String(validate=Length(min=1, max=64))
 
 
 class CommanderNames(fields.Field):
@@ -43,8 +98,8 @@ class CommanderNames(fields.Field):
 
 
 class PlayerIn(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=60))
-    team = fields.String(allow_none=True, load_default=None, validate=validate.Length(min=1, max=60))
+    name = fields.String(required=True, validate=Length(min=1, max=60))
+    team = fields.String(allow_none=True, load_default=None, validate=Length(min=1, max=60))
     commander = CommanderNames(metadata={
         "oneOf": [{"type": "string", "minLength": 1, "maxLength": 300},
                   {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 300},
@@ -58,18 +113,18 @@ class OptionsIn(Strict):
 
 
 class CreateGameIn(Strict):
-    format = fields.String(load_default="vintage", validate=validate.OneOf(FORMATS))
-    players = fields.List(fields.Nested(PlayerIn), required=True, validate=validate.Length(min=2, max=16))
-    library = fields.List(fields.String(validate=validate.Length(min=1, max=300)),
-                          validate=validate.Length(min=1, max=2000),
+    format = fields.String(load_default="vintage", validate=OneOf(FORMATS))
+    players = fields.List(fields.Nested(PlayerIn), required=True, validate=Length(min=2, max=16))
+    library = fields.List(fields.String(validate=Length(min=1, max=300)),
+                          validate=Length(min=1, max=2000),
                           metadata={"description": "printed identity of every physical card, duplicates allowed"})
-    deck = fields.String(validate=validate.Length(min=1, max=64),
+    deck = fields.String(validate=Length(min=1, max=64),
                          metadata={"description": "a saved deck's id (GET /decks), in place of library"})
     options = fields.Nested(OptionsIn, load_default=lambda: {"phyrexian_as_hybrid": False})
-    rules = fields.String(load_default=DEFAULT_RULES, validate=validate.OneOf(RULE_SETS), metadata={
+    rules = fields.String(load_default=DEFAULT_RULES, validate=OneOf(RULE_SETS), metadata={
         "description": "the rule set (docs/rule-sets.md): magic-ville (the default), xom or magering; "
                        "options are its options"})
-    series = fields.String(validate=validate.Length(min=1, max=100), metadata={
+    series = fields.String(validate=Length(min=1, max=100), metadata={
         "description": "a series' id (POST /series): the game plays under its rule set; send the series' token"})
     shuffle = fields.Boolean(load_default=True, metadata={
         "description": "false keeps the given order as the library, top first (a judge recording a real table)"})
@@ -91,7 +146,7 @@ class Text(fields.String):
     """A name or printed identity: surrounding blanks dropped, never empty (the core compares folded names)."""
 
     def __init__(self, **kwargs):
-        super().__init__(validate=validate.Length(min=1, max=300), **kwargs)
+        super().__init__(validate=Length(min=1, max=300), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         return super()._deserialize(value, attr, data, **kwargs).strip()
@@ -104,7 +159,7 @@ def _flag(**kwargs) -> fields.Boolean:
 
 def _kind(command: type[commands.Command]) -> fields.String:
     """``type`` names the schema's own action: the discriminator of the OpenAPI document's oneOf."""
-    return fields.String(required=True, validate=validate.OneOf([command.type]))
+    return fields.String(required=True, validate=OneOf([command.type]))
 
 
 def _distinct(ids: list) -> None:
@@ -112,10 +167,10 @@ def _distinct(ids: list) -> None:
         raise ValidationError([say("input.distinct_ids")])
 
 
-_card = fields.String(required=True, validate=validate.Length(min=1, max=64))
-_cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)),
-                     validate=[validate.Length(min=1), _distinct])
-_count = fields.Integer(strict=True, validate=validate.Range(min=1, max=500))
+_card = fields.String(required=True, validate=Length(min=1, max=64))
+_cards = fields.List(fields.String(validate=Length(min=1, max=64)),
+                     validate=[Length(min=1), _distinct])
+_count = fields.Integer(strict=True, validate=Range(min=1, max=500))
 
 
 class _Action(Strict):
@@ -134,9 +189,9 @@ class _MayLeave(_Action):
     """An action by which a player may leave the game (commands.MayLeave): leave_game, and those that
     may cost a player the game (D8, 903.10a)."""
 
-    names = fields.Dict(keys=fields.String(validate=validate.Length(min=1, max=64)),
-                        values=fields.String(validate=validate.Length(min=1, max=300)),
-                        validate=validate.Length(max=500), metadata={
+    names = fields.Dict(keys=fields.String(validate=Length(min=1, max=64)),
+                        values=fields.String(validate=Length(min=1, max=300)),
+                        validate=Length(max=500), metadata={
         "description": "D12: {card: name} for the face-down cards of a player who leaves in this action (leaving,"
                        " or losing: D8, 903.10a) that leave with them or are exiled: revealed as they go, that"
                        " player, their controller, names them (705.4, 705.4a)"})
@@ -165,13 +220,13 @@ class MoveIn(_MayLeave):
     command = commands.Move
     type = _kind(commands.Move)
     card = _card
-    to = fields.String(required=True, validate=validate.OneOf(ZONES))
+    to = fields.String(required=True, validate=OneOf(ZONES))
     face_down = _flag()
     pentaland = _flag()
     name = Text()
-    position = fields.String(validate=validate.OneOf(["top", "bottom"]),
+    position = fields.String(validate=OneOf(["top", "bottom"]),
                              metadata={"description": "with to=library: top (default) or bottom"})
-    via = fields.String(validate=validate.OneOf(VIAS), metadata={
+    via = fields.String(validate=OneOf(VIAS), metadata={
         "description": "how a card goes face down (morph, manifest...): the name it takes face up must fit (705.4)"})
 
     @validates_schema
@@ -195,7 +250,7 @@ class TurnFaceUpIn(_MayLeave):
     type = _kind(commands.TurnFaceUp)
     card = _card
     name = Text()
-    via = fields.String(validate=validate.OneOf(VIAS), metadata={
+    via = fields.String(validate=OneOf(VIAS), metadata={
         "description": "how it is turned up; default: how it went face down, else 'effect'"})
 
 
@@ -224,8 +279,8 @@ class LookIn(_CardsOrCount):
 class EndRevealIn(_Action):
     command = commands.EndReveal
     type = _kind(commands.EndReveal)
-    cards = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
-                        validate=[validate.Length(min=1), _distinct])
+    cards = fields.List(fields.String(validate=Length(min=1, max=64)), required=True,
+                        validate=[Length(min=1), _distinct])
 
 
 class EndLookIn(EndRevealIn):
@@ -236,7 +291,7 @@ class EndLookIn(EndRevealIn):
 class LeaveGameIn(_MayLeave):
     command = commands.LeaveGame
     type = _kind(commands.LeaveGame)
-    returned = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=_distinct, metadata={
+    returned = fields.List(fields.String(validate=Length(min=1, max=64)), validate=_distinct, metadata={
         "description": "D9: the cards the leaver controls only through a control-changing effect; they go back to"
                        " their owner's control where they are"})
 
@@ -244,7 +299,7 @@ class LeaveGameIn(_MayLeave):
 class ShuffleIn(_Action):
     command = commands.Shuffle
     type = _kind(commands.Shuffle)
-    at = fields.Integer(strict=True, validate=validate.Range(min=0, max=2000), metadata={
+    at = fields.Integer(strict=True, validate=Range(min=0, max=2000), metadata={
         "description": "judge only: the cut seen at the table, this many cards from the top (0 or the library's"
                        " size: recorded, no change); else the service cuts at a random point (701.1b)"})
 
@@ -269,11 +324,11 @@ class EndGameIn(_Action):
 class CommanderDamageIn(_MayLeave):
     command = commands.CommanderDamage
     type = _kind(commands.CommanderDamage)
-    player = fields.String(required=True, validate=validate.Length(min=1, max=64),
+    player = fields.String(required=True, validate=Length(min=1, max=64),
                            metadata={"description": "the player dealt the damage"})
-    commander = fields.String(required=True, validate=validate.Length(min=1, max=64),
+    commander = fields.String(required=True, validate=Length(min=1, max=64),
                               metadata={"description": "the commander's card id"})
-    amount = fields.Integer(strict=True, required=True, validate=validate.Range(min=1, max=1000),
+    amount = fields.Integer(strict=True, required=True, validate=Range(min=1, max=1000),
                             metadata={"description": "combat damage dealt (903.10a: 21 from one commander loses)"})
 
 
@@ -290,7 +345,7 @@ def load_action(data) -> commands.Command:
         raise ValidationError({"_schema": [say("input.action_object")]})
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in ACTIONS:
-        raise ValidationError({"type": [say("input.one_of", choices=", ".join(ACTIONS))]})
+        raise ValidationError({"type": [say("input.one_of", choices=list(ACTIONS))]})
     schema = _LOADERS.get(kind)
     if schema is None:  # built once per type: a schema's construction cost more than its load (issue 8)
         schema = _LOADERS[kind] = ACTIONS[kind]()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validates_schema
 
 from .. import decks
 from ..decklist import MAX_TEXT
+from ..messages import say
+from ..runtime.inputs import Length, OneOf
 from ..storage.deckdb import DeckStore
 from . import openapi
 from .bodies import json_object
@@ -35,8 +37,8 @@ def deck_library(deck_id: str) -> list[str]:
 
 
 # -- schemas ------------------------------------------------------------------------------------
-_name = fields.String(validate=validate.Length(min=1, max=100))
-_list = fields.String(validate=validate.Length(min=1, max=MAX_TEXT),
+_name = fields.String(validate=Length(min=1, max=100))
+_list = fields.String(validate=Length(min=1, max=MAX_TEXT),
                       metadata={"description": "the deck list: one card a line, `4 Shock`, `4x Shock`, `Shock`, "
                                                "English or French names, comments and headers ignored"})
 
@@ -47,8 +49,8 @@ class DeckIn(Strict):
 
 
 class CreateDeckIn(DeckIn):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
-    list = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
+    name = fields.String(required=True, validate=Length(min=1, max=100))
+    list = fields.String(required=True, validate=Length(min=1, max=MAX_TEXT),
                          metadata=_list.metadata)
 
 
@@ -58,7 +60,7 @@ class UpdateDeckIn(DeckIn):
     @validates_schema
     def something(self, data, **kwargs):
         if not data:
-            raise ValidationError("give a new name or list", field_name="_schema")
+            raise ValidationError([say("input.deck_change")], field_name="_schema")
 
 
 class DryRunQuery(Query):
@@ -88,10 +90,10 @@ class DeckReasonOut(Out):
 class DeckFlagOut(Out):
     name = fields.String(required=True)
     french_name = fields.String(allow_none=True, required=True)
-    mental_magic = fields.String(allow_none=True, required=True, validate=validate.OneOf(["banned", "watched"]),
+    mental_magic = fields.String(allow_none=True, required=True, validate=OneOf(["banned", "watched"]),
                                  metadata={"description": "706.2-706.4 banned, 706.4a watched"})
     mental_magic_rule = fields.String(allow_none=True, required=True)
-    formats = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(["banned",
+    formats = fields.Dict(keys=fields.String(), values=fields.String(validate=OneOf(["banned",
                                                                                              "restricted"])),
                           required=True, metadata={"description": "706.1"})
     unknown_cost = fields.List(fields.String(), required=True,

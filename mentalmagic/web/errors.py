@@ -1,9 +1,10 @@
 """One JSON error envelope for everything under /api/, and the one table of statuses.
 
-``{"error": {"code", "message", "rule"?, "message_code"?, "params"?, "fields"?}}`` — never HTML,
+``{"error": {"code", "message", "rule"?, "message_code"?, "params"?, "fields"?, "field_codes"?}}`` — never HTML,
 never a bare 500 page under /api/. ``message`` and ``fields`` are worded in the request's language
-(``?lang=``, else Accept-Language, else English); ``code``, ``rule``, ``message_code`` and ``params``
-never change with it, so a bot can word the message itself.
+(``?lang=``, else Accept-Language, else English); ``code``, ``rule``, ``message_code``, ``params`` and
+``field_codes`` (each field's messages as code and params) never change with it, so a bot can word
+the message itself.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, ServiceUna
 
 from .. import errors
 from ..mana import ManaCostError
-from ..messages import N_, Message, render, say
+from ..messages import Message, render, say
+from ..runtime.inputs import coded
 from ..storage import failures
 
 # Domain error family -> HTTP status. The first match wins, so subclasses come first.
@@ -60,19 +62,9 @@ def _text(value):
     return value
 
 
-# marshmallow's own default messages: worded by the catalogue like the arbiter's (else English)
-_LIBRARY_WORDS = frozenset({
-    N_("Missing data for required field."), N_("Field may not be null."), N_("Invalid value."),
-    N_("Not a valid integer."), N_("Not a valid string."), N_("Not a valid utf-8 string."),
-    N_("Not a valid boolean."), N_("Not a valid list."), N_("Not a valid mapping type."),
-    N_("Invalid input type."), N_("Unknown field."),
-})
-
-
 def worded(said):
-    """A message (or a field's messages) in the request's language."""
-    if isinstance(said, str) and said in _LIBRARY_WORDS:
-        return get_translations().gettext(said)
+    """A message (or a field's messages) in the request's language; marshmallow's own texts too."""
+    said = coded(said)
     if isinstance(said, dict):
         return {k: worded(v) for k, v in said.items()}
     if isinstance(said, list | tuple):
@@ -80,8 +72,22 @@ def worded(said):
     return render(said, get_translations()) if isinstance(said, Message | str) else said
 
 
+def _codes(fields):
+    """``fields`` with each message as its code and params (None for a text with no code), or None
+    when no message has one: what a bot words itself, beside the worded ``fields``."""
+    if isinstance(fields, dict):
+        out = {k: _codes(v) for k, v in fields.items()}
+        return {k: v for k, v in out.items() if v is not None} or None
+    if isinstance(fields, list | tuple):
+        out = [_codes(v) for v in fields]
+        return out if any(v is not None for v in out) else None
+    return fields.as_json() if isinstance(fields, Message) else None
+
+
 def envelope(status: int, code: str, message: str | Message, *, rule=None, fields=None, suggestions=None):
     said = message if isinstance(message, Message) else None
+    fields = coded(fields)
+    codes = _codes(fields)
     message, fields = _text(worded(message)), _text(worded(fields))
     body = {"code": code, "message": message}
     if rule:
@@ -90,6 +96,8 @@ def envelope(status: int, code: str, message: str | Message, *, rule=None, field
         body.update(_text(said.as_json()))
     if fields:
         body["fields"] = fields
+        if codes:
+            body["field_codes"] = _text(codes)
     if suggestions is not None:
         body["suggestions"] = list(suggestions)
     resp = jsonify({"error": body})
@@ -123,13 +131,12 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def invalid(e: ValidationError):
-        fields = e.messages if isinstance(e.messages, dict) else {"_schema": e.messages}
+        fields = coded(e.messages if isinstance(e.messages, dict) else {"_schema": e.messages})
         message: str | Message = say("invalid.fields")
         if len(fields) == 1:  # one bad field: say what is wrong with it at the top level too
             (name, msgs), = fields.items()
             first = msgs[0] if isinstance(msgs, list) and msgs and isinstance(msgs[0], str | Message) else None
             if first:
-                first = worded(first) if isinstance(first, str) else first  # a library's words too
                 message = first if name == "_schema" else say("invalid.field", field=name, why=first)
         return envelope(422, "invalid", message, fields=fields)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import ValidationError, fields
 
 from ..mana import ManaCost, ManaCostError
+from ..messages import say
 
 
 class ManaCostField(fields.Field):
@@ -33,4 +34,4 @@ class CommanderIds(fields.Field):
         if isinstance(value, str) and value or (
                 isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) and v for v in value)):
             return value
-        raise ValidationError("a card id, or a list of two")
+        raise ValidationError([say("input.card_ids")])

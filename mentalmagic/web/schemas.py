@@ -4,16 +4,17 @@ and the tests validate real responses against them)."""
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate, validates_schema
+from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validates_schema
 
 from .. import commands
 from ..formats import FORMATS
+from ..messages import say
 from ..rulesets import RULE_SETS
 from ..runtime.inputs import ACTIONS as ACTIONS
 from ..runtime.inputs import VIAS as VIAS
 from ..runtime.inputs import ZONES as ZONES
 from ..runtime.inputs import CreateGameIn as CreateGameIn
-from ..runtime.inputs import Strict
+from ..runtime.inputs import Length, OneOf, Range, Strict
 from ..runtime.inputs import load_action as load_action
 from ..zones import REMOVED
 from .fields import CommanderIds, ManaCostField
@@ -38,48 +39,48 @@ class Query(Strict):
 
 # -- inputs -------------------------------------------------------------------
 class SearchQuery(Query):
-    q = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    q = fields.String(required=True, validate=Length(min=1, max=200))
+    limit = fields.Integer(load_default=20, validate=Range(min=1, max=100))
 
 
 class _PrintedOrCost(Query):
-    printed = fields.String(validate=validate.Length(min=1, max=300))
+    printed = fields.String(validate=Length(min=1, max=300))
     cost = ManaCostField(metadata={"description": "a printed cost; '' or 'none' = no mana cost"})
-    format = fields.String(load_default="vintage", validate=validate.OneOf(FORMATS))
-    game = fields.String(validate=validate.Length(min=1, max=100))
+    format = fields.String(load_default="vintage", validate=OneOf(FORMATS))
+    game = fields.String(validate=Length(min=1, max=100))
     phyrexian_as_hybrid = fields.Boolean(
         metadata={"description": "house option of D3; defaults to the game's option, else false"}
     )
-    rules = fields.String(validate=validate.OneOf(RULE_SETS), metadata={
+    rules = fields.String(validate=OneOf(RULE_SETS), metadata={
         "description": "the rule set (docs/rule-sets.md); defaults to the game's, else magic-ville"})
-    commander = fields.List(fields.String(validate=validate.Length(max=300)), metadata={
+    commander = fields.List(fields.String(validate=Length(max=300)), metadata={
         "description": "answer within this commander's colour identity (903.5c); repeat it for two "
                        "partners. One that can't be a commander is a 422 (903.3, D14(c))"})
-    player = fields.String(validate=validate.Length(min=1, max=64), metadata={
+    player = fields.String(validate=Length(min=1, max=64), metadata={
         "description": "with game: answer within this player's commander's colour identity (903.5c)"})
 
     @validates_schema
     def one_of_printed_or_cost(self, data, **kwargs):
         if ("printed" in data) == ("cost" in data):
-            raise ValidationError("give exactly one of printed or cost", field_name="printed")
+            raise ValidationError([say("input.printed_or_cost")], field_name="printed")
 
     @validates_schema
     def player_of_a_game(self, data, **kwargs):
         if "player" in data and not data.get("game"):
-            raise ValidationError("player is a player of a game: give game too", field_name="player")
+            raise ValidationError([say("input.player_needs_game")], field_name="player")
         if "player" in data and "commander" in data:
-            raise ValidationError("give commander or player, not both", field_name="player")
+            raise ValidationError([say("input.commander_or_player")], field_name="player")
 
 
 class CandidatesQuery(_PrintedOrCost):
-    type = fields.String(validate=validate.Length(min=1, max=50))
-    keyword = fields.String(validate=validate.Length(min=1, max=50))
-    limit = fields.Integer(validate=validate.Range(min=1, max=10000))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=LARGEST))
+    type = fields.String(validate=Length(min=1, max=50))
+    keyword = fields.String(validate=Length(min=1, max=50))
+    limit = fields.Integer(validate=Range(min=1, max=10000))
+    offset = fields.Integer(load_default=0, validate=Range(min=0, max=LARGEST))
 
 
 class CheckQuery(_PrintedOrCost):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=300))
+    name = fields.String(required=True, validate=Length(min=1, max=300))
 
 
 # -- outputs ------------------------------------------------------------------
@@ -112,9 +113,9 @@ class CardOut(Out):
     layout = fields.String(required=True)
     mana_cost = fields.String(allow_none=True)
     faces = fields.List(fields.Nested(FaceOut), required=True)
-    legalities = fields.Dict(keys=fields.String(), values=fields.String(validate=validate.OneOf(STATUS_VALUES)),
+    legalities = fields.Dict(keys=fields.String(), values=fields.String(validate=OneOf(STATUS_VALUES)),
                              required=True)
-    mental_magic = fields.String(allow_none=True, required=True, validate=validate.OneOf(["banned", "watched"]))
+    mental_magic = fields.String(allow_none=True, required=True, validate=OneOf(["banned", "watched"]))
     mental_magic_rule = fields.String(allow_none=True)
     nameable_as = fields.List(fields.String(), metadata={"description": "the names this card offers (D4)"})
     printed_costs = fields.List(fields.String(), metadata={"description": "costs it offers when printed"})
@@ -206,6 +207,9 @@ class ErrorBody(Schema):
     suggestions = fields.List(fields.String(), metadata={
         "description": "unknown_card, or a naming of a name no card has (704.1): the card names closest to it, "
                        "English or French (may be empty)"})
+    field_codes = fields.Dict(metadata={
+        "description": "fields' messages as {message_code, params} (their numbers and choices), in the same places "
+                       "as in fields; stable across languages"})
     fields = fields.Dict()  # after the others: it hides marshmallow's ``fields`` in the class body
 
 
@@ -249,7 +253,7 @@ class GameCardOut(Out):
     id = fields.String(required=True, metadata={
         "description": "the card's id, or, for a card hidden from the caller, a handle that changes each time it"
                        " enters a hidden zone or state (D15)"})
-    zone = fields.String(required=True, validate=validate.OneOf([*ZONES, REMOVED]))
+    zone = fields.String(required=True, validate=OneOf([*ZONES, REMOVED]))
     owner = fields.String(allow_none=True, required=True)
     controller = fields.String(allow_none=True, required=True)
     face_down = fields.Boolean(required=True)
@@ -272,18 +276,18 @@ class GameCardOut(Out):
 
 class FinishedOut(Out):
     seq = fields.Integer(required=True)
-    by = fields.String(required=True, validate=validate.OneOf(["last_side", "judge"]))
+    by = fields.String(required=True, validate=OneOf(["last_side", "judge"]))
     winners = fields.List(fields.String(), required=True)
     rule = fields.String(allow_none=True)
 
 
 class RulesOut(Out):
-    key = fields.String(required=True, validate=validate.OneOf(RULE_SETS))
+    key = fields.String(required=True, validate=OneOf(RULE_SETS))
     source = fields.String(required=True)
     url = fields.String(required=True)
     options = fields.Dict(required=True)
     land = fields.Dict(required=True, metadata={"description": "the face-down land: name, supertypes, subtypes, rule"})
-    name_scope = fields.String(required=True, validate=validate.OneOf(["game", "series"]))
+    name_scope = fields.String(required=True, validate=OneOf(["game", "series"]))
     differs = fields.List(fields.Dict(), required=True, metadata={
         "description": "each aspect where it answers unlike magic-ville, and its own source's rule"})
 
@@ -298,7 +302,7 @@ class GameOut(Out):
     seq = fields.Integer(required=True)
     cards = fields.List(fields.Nested(GameCardOut), required=True)
     you = fields.String(allow_none=True)
-    status = fields.String(validate=validate.OneOf(["active", "finished"]), metadata={
+    status = fields.String(validate=OneOf(["active", "finished"]), metadata={
         "description": "finished once the players still in are all of one side (104.2a, D7) or the judge ended it"})
     finished = fields.Nested(FinishedOut, allow_none=True)
     archived = fields.Boolean(metadata={"description": "read-only: idle or over for MENTALMAGIC_ARCHIVE_AFTER hours"})
@@ -307,7 +311,7 @@ class GameOut(Out):
 class EventOut(Out):
     seq = fields.Integer(required=True)
     at = fields.String(required=True, metadata={"format": "date-time"})
-    type = fields.String(required=True, validate=validate.OneOf(list(commands.ACTION_TYPES)))
+    type = fields.String(required=True, validate=OneOf(list(commands.ACTION_TYPES)))
     player = fields.String(allow_none=True, required=True)
     data = fields.Dict(required=True)
     rule = fields.String(allow_none=True)
@@ -323,9 +327,9 @@ class ActionOut(Out):
 
 
 class EventsQuery(Query):
-    since = fields.Integer(validate=validate.Range(min=0, max=LARGEST), metadata={
+    since = fields.Integer(validate=Range(min=0, max=LARGEST), metadata={
         "description": "only the events after this seq (exclusive): a bot catching up sends the last seq it saw"})
-    limit = fields.Integer(validate=validate.Range(min=1, max=10000), metadata={
+    limit = fields.Integer(validate=Range(min=1, max=10000), metadata={
         "description": "at most this many events, the oldest first; without it, every event after `since`"})
 
 
@@ -346,8 +350,8 @@ class NamesOut(Out):
 
 
 class CouldBeQuery(Query):
-    player = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    name = fields.String(required=True, validate=validate.Length(min=1, max=300))
+    player = fields.String(required=True, validate=Length(min=1, max=64))
+    name = fields.String(required=True, validate=Length(min=1, max=300))
 
 
 class CouldBeOut(Out):
@@ -364,7 +368,7 @@ class UndoOut(Out):
 
 
 class SameNameQuery(Query):
-    cards = fields.String(required=True, validate=validate.Length(min=1, max=2000),
+    cards = fields.String(required=True, validate=Length(min=1, max=2000),
                           metadata={"description": "card ids, comma-separated"})
 
 
@@ -375,7 +379,7 @@ class SameNameOut(Out):
 
 
 class FaceUpQuery(Query):
-    via = fields.String(validate=validate.OneOf(VIAS))
+    via = fields.String(validate=OneOf(VIAS))
 
 
 class FaceUpOut(Out):
@@ -400,12 +404,12 @@ class TokenOut(Out):
 
 # -- the judge's line grammar (grammar.py) over HTTP, for the console page -----------------------
 class LineIn(Strict):
-    line = fields.String(required=True, validate=validate.Length(min=1, max=1000), metadata={
+    line = fields.String(required=True, validate=Length(min=1, max=1000), metadata={
         "description": "one line of the grammar: `ana draw 2`, `ben cast 3 as Shock`, `undo`"})
 
 
 class LineQuery(Query):
-    line = fields.String(load_default="", validate=validate.Length(max=1000))
+    line = fields.String(load_default="", validate=Length(max=1000))
 
 
 class LineOut(Out):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
-from marshmallow import fields, validate
+from marshmallow import fields
 
 from .. import services
 from ..rulesets import DEFAULT_RULES, RULE_SETS
-from ..runtime.inputs import OptionsIn, Strict
+from ..runtime.inputs import OneOf, OptionsIn, Strict
 from .bodies import json_body
 from .openapi import Op, register_operations, register_schemas
 
@@ -15,7 +15,7 @@ bp = Blueprint("series", __name__, url_prefix="/api/v1/series")
 
 
 class CreateSeriesIn(Strict):
-    rules = fields.String(load_default=DEFAULT_RULES, validate=validate.OneOf(RULE_SETS), metadata={
+    rules = fields.String(load_default=DEFAULT_RULES, validate=OneOf(RULE_SETS), metadata={
         "description": "the rule set every game of the series plays under (docs/rule-sets.md)"})
     options = fields.Nested(OptionsIn, load_default=lambda: {"phyrexian_as_hybrid": False})
 
