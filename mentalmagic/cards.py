@@ -85,6 +85,15 @@ class Card:
         """The name as a message parameter: worded in French where the table speaks it (messages.py)."""
         return card_name(self.name, self.french_name)
 
+    def said_as(self, name: str) -> CardName:
+        """``name``, this card's own name or one face's (English or French), as a message parameter
+        (``said_name``): a game or a deck keeps only a name's English, a suggestion either."""
+        for english, french in ((f.name, f.french_name) for f in (*self.faces, self)):
+            if name == english or (french and name == french):
+                # a face the data gives no French name of its own: its one-face card's
+                return card_name(english, french or (self.french_name if english == self.name else None))
+        return card_name(name)
+
     @cached_property
     def face_names(self) -> frozenset[str]:
         """Folded names of the card and every face: none of them may name it (D4)."""

@@ -280,7 +280,7 @@ def flags(entries, pool: CardPool) -> tuple[Flag, ...]:
             reasons.append(("706.1", say("flag.format_banned" if status == "banned" else "flag.format_restricted",
                                          card=card.said_name, format=fmt)))
         if unknown:
-            reasons.append(("704.1", say("flag.unknown_cost", faces=list(unknown))))
+            reasons.append(("704.1", say("flag.unknown_cost", faces=[card.said_as(f) for f in unknown])))
         out.append(Flag(card.name, card.french_name, entry.status if entry else None,
                         entry.rule if entry else None, formats, unknown, tuple(reasons)))
     return tuple(out)

@@ -332,7 +332,7 @@ class CandidateFinder:
         # the costs both read as; a match by Xom's 5e alone reads the printed cost as the name's
         shared = sorted((k for k in keys if isinstance(k, ManaCost)), key=str) or ([n.cost] if keys else [])
         if printed is not None:
-            what: Message | str = printed.name
+            what: Message | str = printed.said_name
         else:
             what = say("cost.a_card_none") if cost is None or cost.is_none else say("cost.a_card", cost=str(cost))
         if not shared:

@@ -129,6 +129,14 @@ def render(message: Message | str, translations=None) -> str:
         return english.format(**params)
 
 
+def said(name, translations=None) -> str:
+    """A card name as a message parameter is worded (``CardName``): in the language of
+    ``translations`` (else the process's, the CLI's ``--lang``), its French name where that language
+    is French and the data has one, else the English one marked; a plain str as it is. The CLI's
+    listings word their names through it, so they say what its sentences say."""
+    return _word(name, translations or _translations or _English())
+
+
 def _word(value, t) -> str:
     if isinstance(value, Message):
         return render(value, t)

@@ -13,6 +13,7 @@ from .identity import Identity
 from .index import CandidateFinder, Verdict
 from .messages import Message, both, chain, either, say
 from .names import fold
+from .pool import said_name
 from .registry import NameRegistry
 from .rulesets import RuleSet, game_rules
 
@@ -187,7 +188,8 @@ class Naming:
             return
         if fold(name) == fold(named_as) or any(n.name == named_as for n in self.finder.pool.nameables_called(name)):
             return
-        raise AlreadyNamed("name.already", name=named_as, fields={"name": [say("name.already.field", name=named_as)]})
+        said = said_name(self.finder.pool, named_as)
+        raise AlreadyNamed("name.already", name=said, fields={"name": [say("name.already.field", name=said)]})
 
     def check_fits_face_down(self, name: str | None, face_down_via: str | None, turn_up_via: str) -> None:
         """705.4: a name a face-down card carries must fit how it was played and how it turns up
@@ -196,8 +198,9 @@ class Naming:
         entries = self.finder.pool.nameables_called(name or "")
         missing = lacking([n.face for n in entries], type_, keywords) if entries else None
         if missing:
-            raise NotACandidate("face_down.unfit", name=name, missing=missing, must=_musts(type_, keywords),
-                                rule="705.4", fields={"name": [say("name.has", name=name, missing=missing)]})
+            said = entries[0].said_name  # the name as the table reads it, not as typed
+            raise NotACandidate("face_down.unfit", name=said, missing=missing, must=_musts(type_, keywords),
+                                rule="705.4", fields={"name": [say("name.has", name=said, missing=missing)]})
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from .cards import SPLIT_LAYOUTS, Card, Nameable
 from .closenames import suggestions
 from .errors import UnknownCard
 from .formats import BanList, Refusal, format_refusal
+from .messages import CardName
 from .names import fold
 
 # Where a word starts inside a folded name: after a separator, on a character that isn't one.
@@ -44,6 +45,13 @@ def with_list_names(cards: list[Card], bans: BanList) -> list[Card]:
             card = replace(card, french_name=name, faces=(replace(card.faces[0], french_name=name),))
         out.append(card)
     return out
+
+
+def said_name(pool, name: str) -> CardName | str:
+    """``name`` (a printed card or a name a game or deck keeps) as a message parameter: the name of
+    the card ``pool`` finds by it, which knows its French (messages.CardName); as it is when none."""
+    card = pool.find(name) if name else None
+    return card.said_as(name) if card is not None else name
 
 
 class CardPool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import click
 
+from ..messages import said
 from ..zones import VIAS as VIA_CHOICES
 from .completion import GAME, PLAYER, card_name_completion, player_completion
 from .context import guarded, uow
@@ -95,8 +96,8 @@ def game_face_up(ctx, game_id, card, name, via, choices):
     if choices:
         ans = face_up(uow(ctx), game_id, JUDGE, seat.card(card), via)
         click.echo(f"{seat.ref(ans['card'])} turned up via {ans['via']} ({ans['rule']}): {ans['advice']}")
-        for n in ans["allowed"]:
-            click.echo(f"  {n}")
+        for n in ans["allowed"]:  # each a CardName: worded in the CLI's language
+            click.echo(f"  {said(n)}")
         return
     _act(ctx, seat, {"type": "turn_face_up", "card": seat.card(card), "name": name, "via": via})
 

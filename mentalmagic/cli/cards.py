@@ -14,9 +14,9 @@ from ..formats import DEFAULT_FORMAT, FORMATS
 from ..identity import identity_text
 from ..index import CandidateQuery
 from ..mana import ManaCost, ManaCostError, cost_words
-from ..messages import say
+from ..messages import said, say
 from ..rulesets import RULE_SETS
-from .context import did_you_mean, fail, runtime
+from .context import did_you_mean, fail, runtime, with_other
 
 
 def _query(rt, printed: str, **asked) -> CandidateQuery:
@@ -69,7 +69,7 @@ def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, rules, as
                                "candidates": [n.name for n in res.candidates]}, ensure_ascii=False))
         return
     if q.printed is not None:
-        label = q.printed.name
+        label = said(q.printed.said_name)
     else:
         label = "A card with no mana cost" if q.cost.is_none else f"A card costing {q.cost}"
     as_ = " or ".join("a card with no mana cost" if c.is_none else c.text for c in res.costs) or "nothing known"
@@ -77,9 +77,10 @@ def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, rules, as
     click.echo(f"{label} may be named as {as_} in {q.fmt}{within}: {len(res.candidates)} candidates (704.1)")
     for n in res.candidates:
         mark = "  [watched 706.4a]" if rt.pool.bans.status(n.card) == "watched" else ""
-        click.echo(f"  {cost_words(n.cost):<16} {n.name}{mark}")
+        click.echo(f"  {cost_words(n.cost):<16} {said(n.said_name)}{mark}")
     if res.unknown_faces:
-        click.echo(f"  (cost unknown to the card data: {', '.join(res.unknown_faces)})")
+        faces = ", ".join(said(q.printed.said_as(f)) for f in res.unknown_faces)
+        click.echo(f"  (cost unknown to the card data: {faces})")
 
 
 @click.command()
@@ -111,10 +112,10 @@ def card(ctx, name):
         c = rt.pool.lookup(name)
     except ArbiterError as e:
         fail(e)
-    click.echo(f"{c.name}" + (f"  ({c.french_name})" if c.french_name else "") + f"  [{c.layout}]")
+    click.echo(f"{with_other(c.said_name)}  [{c.layout}]")
     for f in c.faces:
         cost = "unknown cost" if f.cost is None else cost_words(f.cost)
-        click.echo(f"  {f.name}: {cost} — {f.type_line}")
+        click.echo(f"  {said(f.said_name)}: {cost} — {f.type_line}")
     click.echo("  offers: " + (", ".join(cost_words(x) for x in c.printed_costs) or "nothing known"))
     known = "unknown" if c.color_identity is None else identity_text(c.color_identity)
     click.echo(f"  colour identity: {known}" + ("; can be a commander (903.3)" if can_be_commander(c) else ""))

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import click
 
+from ..catalogue import primary
 from ..errors import ArbiterError
-from ..messages import say
+from ..messages import ENGLISH, said, say
+from ..pool import said_name
 from ..runtime import default_db_path, load_frozen, open_runtime, stale_source
 
 
@@ -22,7 +24,38 @@ def fail(e: Exception):
 def did_you_mean(e: Exception) -> str:
     """The close names of an unknown card (closenames.py), as the deck commands print them."""
     close = e.suggestions if isinstance(e, ArbiterError) else None
-    return str(say("cli.did_you_mean", names=list(close))) if close else ""
+    return suggested(close) if close else ""
+
+
+def suggested(names) -> str:
+    """' — did you mean: A, B?' in the CLI's language, each name as the CLI says it (``names_said``)."""
+    ctx = click.get_current_context(silent=True)
+    said_ = names_said(ctx) if ctx is not None else str
+    return str(say("cli.did_you_mean", names=[said_(n) for n in names]))
+
+
+def names_said(ctx: click.Context, pool=None):
+    """How the CLI says a card's name read from a game or a deck (a printed card, a name taken, a
+    suggestion): as its sentences say one (messages.said), in ``--lang``: French first where the data
+    has it, else the English one marked. In English as it is, with no look-up. ``pool`` is the
+    whole pool when not given, loaded only then."""
+    if primary((ctx.find_root().obj or {}).get("lang")) == ENGLISH:
+        return str
+
+    @functools.cache
+    def said_(name: str) -> str:
+        return said(said_name(pool if pool is not None else runtime(ctx, lacks_note=False).pool, name))
+
+    return said_
+
+
+def with_other(name) -> str:
+    """A card's name (``CardName``) where a listing is about the cards themselves (``card``, ``deck
+    show``): in the CLI's language first (messages.said), then its name in the other language where
+    the data has both, as the lookup page's second column does."""
+    shown = said(name)
+    other = (str(name) if shown == name.french else name.french) if name.french else None
+    return shown + (f"  ({other})" if other and other != shown else "")
 
 
 def runtime(ctx: click.Context, lacks_note: bool = True):

@@ -6,7 +6,8 @@ import click
 
 from .. import decks
 from ..errors import ArbiterError
-from .context import fail, runtime
+from ..messages import card_name
+from .context import fail, runtime, suggested, with_other
 from .group import Group
 
 
@@ -30,7 +31,7 @@ def print_deck(view: dict) -> None:
     size, lines = view["size"], len(view["cards"])
     click.echo(f"{size} card{'s' * (size != 1)} on {lines} line{'s' * (lines != 1)}")
     for p in view["problems"]:
-        hint = f" — did you mean: {', '.join(p['suggestions'])}?" if p["suggestions"] else ""
+        hint = suggested(p["suggestions"]) if p["suggestions"] else ""
         rule = f" ({p['rule']})" if p.get("rule") else ""
         click.echo(f"  line {p['line']}: {p['text']!r}: {p['message']}{rule}{hint}")
     for f in view["flags"]:
@@ -81,7 +82,7 @@ def deck_show(ctx, deck_id):
         fail(e)
     click.echo(f"{view['id']}  {view['name']}")
     for c in view["cards"]:
-        click.echo(f"  {c['count']:>4} {c['name']}" + (f"  ({c['french_name']})" if c["french_name"] else ""))
+        click.echo(f"  {c['count']:>4} {with_other(card_name(c['name'], c['french_name']))}")
     print_deck(view)
 
 

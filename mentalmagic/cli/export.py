@@ -45,23 +45,9 @@ def _msgids(key: str, singular: str, plural: str) -> dict[str, str]:
     return {}
 
 
-def said_in(t: Words, lang: str, pool):
-    """A name given in the game, in ``lang`` as the page says it (game.js nameWords): its French name at
-    a French table where the data has one, else the English one marked."""
-
-    def said(name: str) -> str:
-        card = pool.find(name) if name and primary(lang) == "fr" else None
-        if card is None:
-            return name
-        face = next((f for f in card.faces if f.name == name), None)
-        french = (face.french_name if face else None) or (card.french_name if card.name == name else None)
-        return french or t("name.english_only", name=name)
-
-    return said
-
-
 def game_text(t: Words, game: dict, events: list[dict], names: list[dict], ref, said=lambda name: name) -> str:
-    """The game as text: who played and how it ended, each zone's cards, the names taken, then the log."""
+    """The game as text: who played and how it ended, each zone's cards, the names taken, then the log.
+    ``said`` words a card's English name (a printed card, a name taken) in the reader's language."""
     players = {p["id"]: p["name"] for p in game["players"]}
     cards = {c["id"]: c for c in game["cards"]}
 
@@ -70,7 +56,7 @@ def game_text(t: Words, game: dict, events: list[dict], names: list[dict], ref, 
 
     def card(cid):  # a commander is named: everybody knows it (903.3)
         c = cards.get(cid)
-        return f"{ref(cid)} {c['printed']}" if c and c.get("commander") and c.get("printed") else ref(cid)
+        return f"{ref(cid)} {said(c['printed'])}" if c and c.get("commander") and c.get("printed") else ref(cid)
 
     log = _Log(t, who, card, said)
     lines = [t("game.title", id=game["id"]), t("game.format", format=game["format"]), ""]
@@ -106,7 +92,8 @@ def _card_line(t: Words, c: dict, ref, who, said) -> str:
         if c.get("owner")
         else ""
     )
-    return " ".join(w for w in (ref(c["id"]), c.get("printed") or t("game.hidden"), *marks, owner) if w)
+    printed = said(c["printed"]) if c.get("printed") else t("game.hidden")
+    return " ".join(w for w in (ref(c["id"]), printed, *marks, owner) if w)
 
 
 class _Log:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .context import store
+from .context import names_said, store
 
 
 class Seat:
@@ -18,6 +18,7 @@ class Seat:
         self.table = Table.of(self.game.setup)
         self.handles = handle_of(self.game.setup)
         self.names = {p.id: p.name for p in self.game.setup.players}
+        self.said = names_said(ctx, self.store.finder.pool)  # a card's English name in the CLI's language
 
     def player(self, text: str) -> str:
         from ..grammar import player_ref
@@ -52,7 +53,7 @@ class Seat:
         if cards:
             parts.append(" ".join(self.ref(c) for c in cards))
         if d.get("printed"):
-            parts.append(f"({d['printed']})")
+            parts.append(f"({self.said(d['printed'])})")
         if "to" in d:
             parts.append(f"{d.get('from')} -> {d['to']}" + (f" ({d['position']})" if d.get("position") else ""))
         if e["type"] == "shuffle":
@@ -64,7 +65,7 @@ class Seat:
         elif d.get("face_down") and d.get("face_down_by"):
             parts.append(f"face down via {d.get('via', 'effect')}")
         if d.get("naming"):
-            parts.append(f"named {d['naming']['name']}")
+            parts.append(f"named {self.said(d['naming']['name'])}")
         loss = d.get("game_loss")
         if loss:
             parts.append(f"{self.who(loss['player'])} loses ({loss['rule']})")

@@ -72,7 +72,7 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
     taken = names_view(uow(ctx), game_id, caller)["names"]
     if taken:
         click.echo("names taken (704.2): " + ", ".join(
-            f"{n['name']} ({seat.ref(n['card'])}, {seat.who(n['player'])})" for n in taken))
+            f"{seat.said(n['name'])} ({seat.ref(n['card'])}, {seat.who(n['player'])})" for n in taken))
     for line in _ending(seat, view):
         click.echo(line)
 
@@ -110,7 +110,7 @@ def _ending(seat: Seat, view: dict) -> list[str]:
 def _card_row(seat: Seat, c: dict, library_pos: dict, zone: str) -> str:
     marks = []
     if c["named_as"]:
-        marks.append(f"named {c['named_as']}")
+        marks.append(f"named {seat.said(c['named_as'])}")
     if c["pentaland"]:
         marks.append("Pentaland")
     elif c["face_down"]:
@@ -125,7 +125,7 @@ def _card_row(seat: Seat, c: dict, library_pos: dict, zone: str) -> str:
     elif zone not in _BY_OWNER and c["owner"]:
         holder = c["controller"] or c["owner"]
         marks.append(seat.who(holder) + (f" (owner {seat.who(c['owner'])})" if holder != c["owner"] else ""))
-    printed = c.get("printed") or "?"
+    printed = seat.said(c["printed"]) if c.get("printed") else "?"  # D15: a hidden card stays "?"
     return f"{seat.ref(c['id']):>5}  {printed:<32} {'; '.join(marks)}".rstrip()
 
 
@@ -167,12 +167,11 @@ def game_export(ctx, game_id, as_json):
     if as_json:
         click.echo(json.dumps({"game": game, "events": log}, ensure_ascii=False, indent=1))
         return
-    from .export import Words, game_text, said_in
+    from .export import Words, game_text
 
-    seat, lang = Seat(ctx, game_id), ctx.obj.get("lang") or "en"
-    words = Words(lang)
-    click.echo(game_text(words, game, log, names_view(uow(ctx), game_id, JUDGE)["names"], seat.ref,
-                         said_in(words, lang, uow(ctx).finder.pool)), nl=False)
+    seat = Seat(ctx, game_id)
+    click.echo(game_text(Words(ctx.obj.get("lang") or "en"), game, log,
+                         names_view(uow(ctx), game_id, JUDGE)["names"], seat.ref, seat.said), nl=False)
 
 
 @click.command("could-be")
@@ -188,12 +187,13 @@ def game_could_be(ctx, game_id, player, name):
 
     seat = Seat(ctx, game_id)
     ans = could_be(uow(ctx), game_id, JUDGE, seat.player(player), name)
+    name = seat.said(ans["name"])
     if ans["taken"]:
-        click.echo(f"{ans['name']} is taken (704.2): no card could be named so")
+        click.echo(f"{name} is taken (704.2): no card could be named so")
     elif ans["cards"]:
-        click.echo(f"{ans['name']} ({ans['rule']}): " + " ".join(seat.ref(c) for c in ans["cards"]))
+        click.echo(f"{name} ({ans['rule']}): " + " ".join(seat.ref(c) for c in ans["cards"]))
     else:
-        click.echo(f"no card of {seat.who(ans['player'])}'s hand could be named {ans['name']} ({ans['rule']})")
+        click.echo(f"no card of {seat.who(ans['player'])}'s hand could be named {name} ({ans['rule']})")
     ctx.exit(0 if ans["cards"] else 1)
 
 
