@@ -45,7 +45,7 @@ from .errors import (
 )
 from .game import LEAVE_RULE, LEFT, PUBLIC_ZONES, Event, GameSetup, GameState, commander_tax
 from .index import CandidateFinder
-from .messages import Message, say
+from .messages import ALREADY_NAMED, Message, say
 from .names import fold
 from .naming import PLAYED_AS, Naming, check_turn_up_via
 from .permissions import authorize, for_whom, player_in
@@ -477,7 +477,7 @@ def _repeated_name(c: CardState, name: str | None) -> dict:
     """704.4: an action that gives a named card its own name again names nothing; the event says so."""
     if name is None or c.named_as is None:
         return {}
-    return {"naming": None, "note": f"already named {c.named_as} (704.4): no naming"}
+    return {"naming": None, "note": say(ALREADY_NAMED, name=c.named_as).as_json()}
 
 
 def _never_named(name: str | None) -> None:

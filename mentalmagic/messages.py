@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 LANGUAGES = ("en", "fr")
 ENGLISH = "en"
+ALREADY_NAMED = "event.already_named"  # 704.4: an event's note, stored as a code (views.said_note words it)
 
 log = logging.getLogger(__name__)
 
@@ -241,6 +242,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "name.already": N_("this card is already named {name}; a named card is never renamed"),
     "name.already.field": N_("already named {name}"),
     "name.cannot": N_("'{name}' can't be chosen"),
+    "event.already_named": N_("already named {name} (704.4): no naming"),  # an event's note (ALREADY_NAMED)
     # whose colour identity (903.5c): "within Krenko's ({R})", "Krenko's is {R}"
     "commander.whose": N_("{commander}'s"),
     "commander.the": N_("the commander's"),

@@ -6,7 +6,9 @@ The API, the pages and the CLI all read a game through these functions.
 
 from __future__ import annotations
 
+import re
 import weakref
+from collections.abc import Callable
 
 from .cards import Card, Face, nonland
 from .closenames import suggestions
@@ -18,6 +20,7 @@ from .handles import Viewer, render_event_data, sees, viewer
 from .identity import wubrg
 from .index import CandidateFinder
 from .mana import mana_value_number
+from .messages import ALREADY_NAMED, Message
 from .names import fold
 from .naming import FaceUpChoice, Naming, check_turn_up_via, commander_cards
 from .permissions import JUDGE, Caller
@@ -173,22 +176,43 @@ def commander_view(setup: GameSetup, state: GameState, pid: str, pool: CardPool)
     }
 
 
+# 704.4's note, as the events stored before it was a code wrote it (always in English)
+_OLD_NOTE = re.compile(r"already named (.+) \(704\.4\): no naming")
+
+
+def said_note(data: dict, said_name: Callable[[str], str] | None = None) -> dict:
+    """An event's data with its ``note`` (704.4: a name given again, ``actions.already_named``) as a
+    ``Message`` the edge words in its reader's language, the card's name in it too (``said_name``),
+    beside ``note_code`` and ``note_params``, what a bot words itself. A note stored as English
+    text by older code reads the same."""
+    note = data.get("note")
+    if isinstance(note, str) and (old := _OLD_NOTE.fullmatch(note)):
+        note = {"message_code": ALREADY_NAMED, "params": {"name": old[1]}}
+    if not isinstance(note, dict):
+        return data
+    code, params = note["message_code"], dict(note.get("params") or {})
+    shown = {**params, "name": said_name(params["name"])} if said_name and "name" in params else params
+    return {**data, "note": Message(code, shown), "note_code": code, "note_params": params}
+
+
 def event_view(e: Event, caller: Caller, before: GameState | None = None, after: GameState | None = None,
-               setup: GameSetup | None = None) -> dict:
+               setup: GameSetup | None = None, said_name: Callable[[str], str] | None = None) -> dict:
     """An event as ``caller`` may read it; given the states around it, a card hidden from them
-    before and after it shows by a handle of the event's own (D15)."""
+    before and after it shows by a handle of the event's own (D15). ``said_name``: a card's English
+    name as the reader's language says it, for the note of 704.4 (``said_note``)."""
     d = e.to_dict()
     if not caller.is_judge:  # the printed identity of a drawn card is the drawer's secret
         d["data"] = {k: v for k, v in d["data"].items() if k != "printed"}
         if after is not None and setup is not None:
             d["data"] = render_event_data(d["data"], before.cards if before else {}, after, e.seq,
                                           viewer(setup, after, caller))
+    d["data"] = said_note(d["data"], said_name)
     d["at"] = d.get("at") or ""
     return d
 
 
 def player_events(setup: GameSetup, events: list[Event], caller: Caller, since: int | None = None,
-                  limit: int | None = None) -> list[dict]:
+                  limit: int | None = None, said_name: Callable[[str], str] | None = None) -> list[dict]:
     """A page of the log as a player may read it: each event read between the states around it,
     replayed from the start (D15: who saw a card then decides how it shows). One private state is
     folded in place (replay's way), keeping only the cards each event names as they were before it."""
@@ -201,7 +225,7 @@ def player_events(setup: GameSetup, events: list[Event], caller: Caller, since: 
         before = {cid: state.cards[cid].copy() for cid in _card_ids(e.data, state)}
         state.fold_in_place(e)
         if since is None or e.seq > since:
-            d = event_view(e, caller)
+            d = event_view(e, caller, said_name=said_name)
             d["data"] = render_event_data(d["data"], before, state, e.seq, shown)
             out.append(d)
     return out

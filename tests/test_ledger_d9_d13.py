@@ -255,9 +255,10 @@ def test_an_action_repeating_a_cards_own_name_names_nothing_and_says_so(finder):
     t.draw(ANA, 2)
     t.cast(ANA, "c1", "Lightning Bolt")
     e = t.do(ANA, type="move", card="c1", to="graveyard", name="Foudre")  # its name, in French
-    assert e.data["naming"] is None and e.data["note"] == "already named Lightning Bolt (704.4): no naming"
+    note = {"message_code": "event.already_named", "params": {"name": "Lightning Bolt"}}  # worded where it is read
+    assert e.data["naming"] is None and e.data["note"] == note
     e = t.do(ANA, type="name", card="c1", name="Lightning Bolt")
-    assert (e.rule, e.data["naming"]) == ("704.4", None) and e.data["note"].startswith("already named Lightning Bolt")
+    assert (e.rule, e.data["naming"], e.data["note"]) == ("704.4", None, note)
     assert t.refused(ANA, errors.AlreadyNamed, type="name", card="c1", name="Chain Lightning").rule == "704.4"
     e = t.do(ANA, type="move", card="c1", to="exile")  # no name given: nothing to say
     assert "note" not in e.data and "naming" not in e.data

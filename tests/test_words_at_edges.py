@@ -105,3 +105,96 @@ def test_the_cli_words_a_bad_input_with_numbers_in_lang_fr(cli_db, tmp_path):
     assert "players: Length must be between 2 and 16." in english.stderr
     fr_name = _cli(cli_db, "--lang", "fr", "game", "new", "Ana", "B" * 61, "--list", listing)
     assert "players.1.name : La longueur doit être comprise entre 1 et 60." in fr_name.stderr, fr_name.stderr
+
+
+# -- 2. 704.4's note: a code in the event, worded where it is read -----------------------------------
+OLD_NOTE = "already named Lightning Bolt (704.4): no naming"  # what events stored before it was a code
+NOTE_FR = "déjà nommée Foudre (704.4) : pas de nomination"
+
+
+def test_a_name_given_again_is_a_note_the_api_words_in_the_readers_language(client):
+    created = client.post(f"{API}/games", json={"players": TWO, "library": ["Shock"], "shuffle": False}).get_json()
+    url, auth = f"{API}/games/{created['id']}", {"Authorization": f"Bearer {created['judge_token']}"}
+
+    def act(**body):
+        r = client.post(f"{url}/actions", json=body, headers={**auth, **FR})
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()["event"]
+
+    card = act(type="draw", player="p1", count=1)["data"]["cards"][0]
+    act(type="move", player="p1", card=card, to="stack", name="Lightning Bolt")
+    again = act(type="move", player="p1", card=card, to="graveyard", name="lightning bolt")
+    assert again["data"]["naming"] is None and again["data"]["note"] == NOTE_FR
+    assert (again["data"]["note_code"], again["data"]["note_params"]) == ("event.already_named",
+                                                                          {"name": "Lightning Bolt"})
+    english = client.get(f"{url}/events", headers=auth).get_json()["events"][-1]["data"]
+    assert english["note"] == OLD_NOTE and english["note_params"] == {"name": "Lightning Bolt"}
+    french = client.get(f"{url}/events?lang=fr", headers=auth).get_json()["events"][-1]["data"]
+    assert french["note"] == NOTE_FR
+    player = client.get(f"{url}/events", headers={"Authorization": f"Bearer {created['players'][0]['token']}",
+                                                  **FR}).get_json()["events"][-1]["data"]
+    assert player["note"] == NOTE_FR  # a player's log (read through the states around each event) too
+
+
+def test_an_old_events_english_note_and_a_name_without_french_read_in_the_readers_language(mini_db_finder):
+    from mentalmagic.catalogue import text
+    from mentalmagic.game import Event
+    from mentalmagic.permissions import JUDGE
+    from mentalmagic.services import said_name
+    from mentalmagic.views import event_view
+
+    said = said_name(mini_db_finder.pool)
+    old = event_view(Event(3, "name", "p1", {"card": "c1", "name": "Lightning Bolt", "naming": None,
+                                             "note": OLD_NOTE}, "704.4"), JUDGE, said_name=said)["data"]
+    assert text(old["note"], "fr") == NOTE_FR and text(old["note"], "en") == OLD_NOTE
+    assert old["note_params"] == {"name": "Lightning Bolt"} and old["name"] == "Lightning Bolt"
+    chain = event_view(Event(4, "name", "p1", {"note": "already named Chain Lightning (704.4): no naming"}),
+                       JUDGE, said_name=said)["data"]
+    assert text(chain["note"], "fr") == "déjà nommée Chain Lightning (en) (704.4) : pas de nomination"
+    other = {"note": "a note no code of this arbiter wrote"}
+    assert event_view(Event(5, "name", "p1", other), JUDGE, said_name=said)["data"] == other
+
+
+def _replace_last_event_note(db, game: str, note) -> None:
+    """The last event as older code stored it: its note as English text (undo may delete the last event)."""
+    import json
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        row = conn.execute("select seq, at, type, player, data, rule from events where game_id = ? "
+                           "order by seq desc limit 1", [game]).fetchone()
+        data = {**json.loads(row[4]), "note": note}
+        with conn:
+            conn.execute("delete from events where game_id = ? and seq = ?", [game, row[0]])
+            conn.execute("insert into events (game_id, seq, at, type, player, data, rule) values (?, ?, ?, ?, ?, ?, ?)",
+                         [game, row[0], row[1], row[2], row[3], json.dumps(data), row[5]])
+    finally:
+        conn.close()
+
+
+def test_the_cli_log_and_export_word_the_note_in_lang_fr_old_events_too(cli_db, tmp_path):
+    import json
+    import re
+
+    listing = tmp_path / "list.txt"
+    listing.write_text("1 Shock\n", encoding="utf-8")
+    created = _cli(cli_db, "game", "new", "Ana", "Ben", "--list", listing, "--no-shuffle")
+    game = re.search(r"game (\S+):", created.stdout).group(1)
+    for args in (("draw", game, "ana", 1), ("move", game, "1", "stack", "--name", "Lightning Bolt"),
+                 ("move", game, "1", "graveyard", "--name", "Lightning Bolt")):
+        assert _cli(cli_db, "game", *args).exit_code == 0
+    for stored in ("a code", "old English text"):
+        log = json.loads(_cli(cli_db, "--lang", "fr", "game", "log", game, "--json").stdout)["events"]
+        assert log[-1]["data"]["note"] == NOTE_FR, stored
+        exported = _cli(cli_db, "--lang", "fr", "game", "export", game).stdout
+        assert "(déjà nommée Foudre : 704.4, pas de nomination)" in exported, stored
+        _no_english(exported, "already named")
+        english = json.loads(_cli(cli_db, "game", "log", game, "--json").stdout)["events"]
+        assert english[-1]["data"]["note"] == OLD_NOTE
+        assert "(already named Lightning Bolt: 704.4, no naming)" in _cli(cli_db, "game", "export", game).stdout
+        _replace_last_event_note(cli_db, game, OLD_NOTE)
+    import sqlite3
+
+    stored = sqlite3.connect(cli_db).execute("select data from events where game_id = ? order by seq desc", [game])
+    assert json.loads(stored.fetchone()[0])["note"] == OLD_NOTE  # the second round read the old text

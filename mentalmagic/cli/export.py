@@ -167,7 +167,8 @@ class _Log:
             elif d.get("face_down"):
                 how = " " + t("game.face_down")
             revealed = f" {t('log.revealed_d12')}" if d.get("revealed") else ""
-            note = f" {t('log.already_named')}" if d.get("note") else ""
+            again = (d.get("note_params") or {}).get("name", "")  # 704.4: the name it already has
+            note = f" {t('log.already_named', name=self.said(again))}" if d.get("note") else ""
             return (
                 t(
                     "log.move",

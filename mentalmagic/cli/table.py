@@ -143,7 +143,7 @@ def game_log(ctx, game_id, as_player, as_json):
     seat = Seat(ctx, game_id)
     answer = events(uow(ctx), game_id, seat.caller(as_player))
     if as_json:
-        click.echo(json.dumps(answer, ensure_ascii=False, indent=1))
+        click.echo(json.dumps(answer, ensure_ascii=False, indent=1, default=str))  # a note: worded in --lang
         return
     for e in answer["events"]:
         click.echo(seat.event_line(e))
@@ -165,7 +165,7 @@ def game_export(ctx, game_id, as_json):
     game = game_view(uow(ctx), game_id, JUDGE)
     log = events(uow(ctx), game_id, JUDGE)["events"]
     if as_json:
-        click.echo(json.dumps({"game": game, "events": log}, ensure_ascii=False, indent=1))
+        click.echo(json.dumps({"game": game, "events": log}, ensure_ascii=False, indent=1, default=str))
         return
     from .export import Words, game_text
 

@@ -169,7 +169,7 @@ def console_strings(_plural) -> dict[str, str]:
         "via.cloak": _("cloak"),
         "via.effect": _("an effect"),
         "log.exception": _("(705.4a: a name an opponent took since it went face down)"),
-        "log.already_named": _("(already so named: 704.4, no naming)"),
+        "log.already_named": _("(already named {name}: 704.4, no naming)"),
         "log.commander_cast": _("{who} casts {card} from the command zone: cast {count}, tax {tax} paid"),
         "log.to_command": _("{who} puts {card} into the command zone from {from}"),
         "log.as_pentaland": _("as a Pentaland: face down, a colourless land with mana value 0"),

@@ -53,7 +53,7 @@ export function describe(e, ctx) {
       else if (d.face_down) how = ` ${t("game.face_down")}`;
       const revealed = d.revealed ? ` ${t("log.revealed_d12")}` : "";
       return t("log.move", { who, card: card(d.card), from: t(`zone.${d.from}`), to: t(`zone.${d.to}`) })
-        + how + revealed + named + exception + (d.note ? ` ${t("log.already_named")}` : "") + loss;
+        + how + revealed + named + exception + (d.note ? ` ${t("log.already_named", { name: said((d.note_params || {}).name || d.name || "") })}` : "") + loss;
     }
     case "name":
       return t(d.choice ? "log.choose" : "log.name", { who, card: card(d.card),
