@@ -12,11 +12,7 @@ import logging
 from functools import cache
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
-
-from .messages import ENGLISH, LANGUAGES, Message, render
+from .messages import ENGLISH, LANGUAGES, English, Message, render
 
 TRANSLATIONS = Path(__file__).resolve().parent / "web" / "translations"
 
@@ -29,6 +25,9 @@ def compile_catalogues(root: Path = TRANSLATIONS) -> None:
         mo = po.with_suffix(".mo")
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
             continue
+        from babel.messages.mofile import write_mo  # only when a catalogue needs compiling
+        from babel.messages.pofile import read_po
+
         try:
             with open(po, "rb") as fh:
                 catalog = read_po(fh)
@@ -49,7 +48,9 @@ def translations(lang: str | None):
     """The catalogue of ``lang`` ("fr", "fr-CA", "en"…); English (the msgids) for anything else."""
     code = primary(lang)
     if code == ENGLISH:
-        return NullTranslations()
+        return English()  # the msgids: no Babel to import for a look-up in English
+    from babel.support import Translations
+
     compile_catalogues()
     return Translations.load(str(TRANSLATIONS), [code])
 

@@ -4,7 +4,6 @@ lines, an unknown card in the API's ``unknown_card`` error and in the CLI all su
 
 from __future__ import annotations
 
-import difflib
 import re
 import weakref
 
@@ -48,6 +47,8 @@ class _Names:
     def close(self, key: str, n: int) -> list[str]:
         spread = max(2, len(key) // 4)
         near = [k for size in range(len(key) - spread, len(key) + spread + 1) for k in self.by_length.get(size, ())]
+        import difflib  # asked only of a name that matches none
+
         return difflib.get_close_matches(key, near, n=n, cutoff=0.75)
 
 

@@ -147,6 +147,11 @@ def find_commanders(pool, names: Sequence[str]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+def commander_cards(setup, pool, pid: str) -> tuple:
+    """A player's commander card(s) as printed (none outside a commander game), D14(a)."""
+    return tuple(pool.lookup(printed) for _cid, printed, owner in setup.commanders if owner == pid)
+
+
 def identity_of(commanders: Sequence[Card]) -> Identity:
     """The colour identity a player names within: their commander's, or the union of two (D14(c))."""
     cards = tuple(commanders)

@@ -28,7 +28,16 @@ from .rulesets import DEFAULT_RULES, RuleSet, cost_keys, readings, rule_set, rul
 
 def rules_of(rules: RuleSet | None, phyrexian_as_hybrid: bool = False) -> RuleSet:
     """The rule set asked for; without one, the default under the house option (as ever)."""
-    return rules if rules is not None else rule_set(None, {"phyrexian_as_hybrid": bool(phyrexian_as_hybrid)})
+    if rules is not None:
+        return rules
+    option = bool(phyrexian_as_hybrid)
+    default = _DEFAULTS.get(option)
+    if default is None:  # asked on every question: the two defaults are made once
+        default = _DEFAULTS[option] = rule_set(None, {"phyrexian_as_hybrid": option})
+    return default
+
+
+_DEFAULTS: dict[bool, RuleSet] = {}
 
 
 def refusal_under(pool: CardPool, rules: RuleSet, card: Card, fmt: str):
@@ -178,6 +187,7 @@ class CandidateFinder:
         self.pool = pool
         self._indexes: dict[tuple, CostIndex] = {}  # (format, the default's house option or a rule set)
         self._filtered: dict[tuple, tuple[Nameable, ...]] = {}
+        self._concrete: dict[tuple, tuple[ManaCost, ...]] = {}
         self._lock = Lock()
 
     def __getstate__(self) -> dict:  # a finder is cached with the indexes it built (storage/carddb.py)
@@ -185,7 +195,7 @@ class CandidateFinder:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._filtered = {}
+        self._filtered, self._concrete = {}, {}
         self._lock = Lock()
 
     def index(self, fmt: str, phyrexian_as_hybrid: bool = False, rules: RuleSet | None = None) -> CostIndex:
@@ -234,9 +244,16 @@ class CandidateFinder:
     def concrete_costs(self, costs: Iterable[ManaCost], phyrexian_as_hybrid: bool = False,
                        rules: RuleSet | None = None) -> list[ManaCost]:
         """The concrete costs a printed card may be named as (704.1, D1), cheapest first."""
+        costs = tuple(costs)
         matching = rules_of(rules, phyrexian_as_hybrid).matching
-        out = {c for cost in costs for c in readings(cost, matching)}
-        return sorted(out, key=lambda c: (c.mana_value, str(c)))
+        key = (costs, matching)
+        out = self._concrete.get(key)
+        if out is None:  # remembered, like the names: a pool has ~900 printed costs
+            found = {c for cost in costs for c in readings(cost, matching)}
+            out = tuple(sorted(found, key=lambda c: (c.mana_value, str(c))))
+            if len(self._concrete) < 4096:  # costs typed by users must not grow it forever
+                self._concrete[key] = out
+        return list(out)
 
     def candidates(self, query: CandidateQuery | None = None, /, **asked) -> CandidateList:
         """Every name the printed card (or cost) may take in the query's format, sorted by name;
@@ -246,11 +263,12 @@ class CandidateFinder:
         fmt = check_format(q.fmt)
         costs = self.printed_costs(q.printed, q.cost)
         printed = q.printed
+        rules = rules_of(q.rules, q.phyrexian_as_hybrid)
         return CandidateList(
             printed=printed,
-            costs=self.concrete_costs(costs, q.phyrexian_as_hybrid, q.rules),
+            costs=self.concrete_costs(costs, rules=rules),
             format=fmt,
-            names=self.names_for(costs, fmt, q.phyrexian_as_hybrid, q.type_, q.keyword, q.identity, q.rules),
+            names=self.names_for(costs, fmt, type_=q.type_, keyword=q.keyword, identity=q.identity, rules=rules),
             # never the printed card itself, nor any face of it (704.1, D4)
             excluded=printed.face_names if printed is not None else frozenset(),
             taken=q.taken,

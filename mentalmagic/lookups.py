@@ -6,17 +6,18 @@ index answers. The API, the CLI and the pages ask through these; nothing here kn
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from .commander import find_commanders, identity_of
+from .commander import commander_cards, find_commanders, identity_of
 from .errors import UnknownPlayer
 from .filterwords import FRENCH_KEYWORDS, FRENCH_TYPES, in_english
 from .formats import COMMANDER, DEFAULT_FORMAT
-from .game import Game
 from .index import CandidateFinder, CandidateList, CandidateQuery, Exclusion, Verdict, explain_empty
 from .mana import ManaCost
-from .naming import commander_cards
 from .rulesets import game_rules, rule_set
+
+if TYPE_CHECKING:  # a look-up by name or cost never loads the game's modules
+    from .game import Game
 
 
 class Games(Protocol):

@@ -112,7 +112,7 @@ def render(message: Message | str, translations=None) -> str:
     library's own text, e.g. marshmallow's) is returned as it is."""
     if not isinstance(message, Message):
         return message if message not in WORDS else render(Message(message), translations)
-    t = translations or _English()
+    t = translations or English()
     words = WORDS.get(message.code)
     if words is None:  # a code with no words is a bug the catalogue test catches; never a crash
         log.error("message code %r has no words", message.code)
@@ -154,8 +154,8 @@ def _language_of(t) -> str:
     return t.gettext(msgid) or ENGLISH
 
 
-class _English:
-    """The msgids themselves: English, with English plurals."""
+class English:
+    """The msgids themselves: English, with English plurals (as gettext's NullTranslations)."""
 
     @staticmethod
     def gettext(text: str) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, Nameable
 from .closenames import suggestions
-from .commander import identity_of, whose
+from .commander import commander_cards, identity_of, whose
 from .errors import AlreadyNamed, FaceDownRefused, NameTaken, NotACandidate
 from .identity import Identity
 from .index import CandidateFinder, Verdict
@@ -249,11 +249,6 @@ class FaceUpChoice:
         if self.exception:
             return say("face_up.window", names=list(self.window))
         return say("face_up.none")
-
-
-def commander_cards(setup, pool, pid: str) -> tuple:
-    """A player's commander card(s) as printed (none outside a commander game), D14(a)."""
-    return tuple(pool.lookup(printed) for _cid, printed, owner in setup.commanders if owner == pid)
 
 
 def commander_identities(setup, pool) -> dict[str, tuple[Identity, Message]]:

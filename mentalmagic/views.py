@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from .cards import Card, Face, nonland
 from .closenames import suggestions
-from .commander import identity_of
+from .commander import commander_cards, identity_of
 from .errors import UnknownCard
 from .game import Event, Game, GameSetup, GameState, commander_tax
 from .grammar import handle_of
@@ -22,7 +22,7 @@ from .index import CandidateFinder
 from .mana import mana_value_number
 from .messages import ALREADY_NAMED, Message
 from .names import fold
-from .naming import FaceUpChoice, Naming, check_turn_up_via, commander_cards
+from .naming import FaceUpChoice, Naming, check_turn_up_via
 from .permissions import JUDGE, Caller
 from .pool import CardPool
 from .rulesets import game_rules, rules_view

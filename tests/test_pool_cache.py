@@ -181,6 +181,8 @@ def test_a_first_start_never_reads_the_cards_back_from_the_tables(tmp_path, monk
 
 
 def test_a_cli_look_up_loads_neither_flask_nor_marshmallow_nor_the_grammar(tmp_path):
+    """Nor Babel (English needs no catalogue), nor the games' and the server's commands, nor what
+    only a misspelt name (difflib) or an installed package's data folder (platformdirs) needs."""
     path = write(tmp_path / "a.json", TINY)
     db_path = tmp_path / "cli.sqlite"
     ensure_cards(db_path, source_from_env(str(path)))
@@ -188,7 +190,8 @@ def test_a_cli_look_up_loads_neither_flask_nor_marshmallow_nor_the_grammar(tmp_p
               "try:\n    main(['--db', sys.argv[1], 'candidates', 'Savannah Lions'])\n"
               "except SystemExit as e:\n    assert not e.code, e.code\n"
               "print(sorted(m for m in ('flask', 'marshmallow', 'mentalmagic.grammar', 'mentalmagic.web',\n"
-              "                          'urllib.request') if m in sys.modules))")
+              "                          'urllib.request', 'babel', 'mentalmagic.game', 'mentalmagic.cli.games',\n"
+              "                          'mentalmagic.cli.serve', 'difflib', 'platformdirs') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", script, str(db_path)], capture_output=True, text=True,
                           env={**os.environ, "MENTALMAGIC_CARDS": str(path)}, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -14,11 +14,19 @@ import click
 from ..catalogue import translations
 from ..messages import ENGLISH, LANGUAGES, use_translations
 from ..runtime import default_db_path
-from . import cards, database, decks, games, serve
 from .group import Group
 
+# Each command and the module that holds it (its COMMANDS), imported when the command runs.
+COMMAND_MODULES = {
+    **dict.fromkeys(("init-db", "build-cards", "download-cards", "self-check"), "database"),
+    **dict.fromkeys(("candidates", "check", "card"), "cards"),
+    "deck": "decks",
+    "game": "games",
+    "serve": "serve",
+}
 
-@click.group(cls=Group)
+
+@click.group(cls=Group, lazy=COMMAND_MODULES)
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="SQLite file (default: $MENTALMAGIC_DB, else instance/ in a checkout, else the user data folder).")
 @click.option("--verbose", is_flag=True, help="Say what the card source lacks every time (else once a day).")
@@ -33,7 +41,3 @@ def main(ctx, db, verbose, lang):
     ctx.obj["lang"] = lang
     use_translations(translations(lang))
 
-
-for _module in (database, cards, decks, games, serve):
-    for _command in _module.COMMANDS:
-        main.add_command(_command)

@@ -18,8 +18,6 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
-
 from ..carddata import Source, source_from_env
 from ..cards import Card
 from ..index import CandidateFinder
@@ -39,6 +37,8 @@ def default_db_path() -> Path:
         return Path(os.environ["MENTALMAGIC_DB"])
     if (ROOT / "pyproject.toml").is_file():
         return ROOT / "instance" / "mentalmagic.sqlite"
+    import platformdirs  # an installed package only: a checkout's look-up doesn't load it
+
     return platformdirs.user_data_path("mentalmagic", appauthor=False) / "mentalmagic.sqlite"
 
 

@@ -26,7 +26,7 @@ def connect(path: str | Path, *, apply_schema: bool = True) -> sqlite_utils.Data
     if apply_schema:
         conn.executescript(SCHEMA_PATH.read_text(encoding="utf-8"))
         _add_missing_columns(conn)
-    return sqlite_utils.Database(conn)
+    return sqlite_utils.Database(conn, execute_plugins=False)  # no plugin: no scan of every package's entry points
 
 
 # Columns added to a table after its first release: (table, column, definition). schema.sql

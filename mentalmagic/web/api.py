@@ -110,8 +110,7 @@ def candidates():
     enc = encoded()
 
     def why_none() -> bytes:  # asked only of an empty answer; the same question, in one language, the same
-        return enc.explained((*_question(q), str(get_locale())),
-                             lambda: [exclusion_json(x) for x in lookups.why_none(finder, q)])
+        return enc.explained(_question(q), lambda: [exclusion_json(x) for x in lookups.why_none(finder, q)])
 
     return body_response(enc.candidates_answer(res, args["offset"], args.get("limit"), within(q), why_none))
 

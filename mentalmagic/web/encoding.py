@@ -18,7 +18,6 @@ from threading import Lock
 import orjson
 from flask import current_app, has_request_context, request
 from flask.json.provider import DefaultJSONProvider
-from flask_babel import get_translations
 from werkzeug.wsgi import wrap_file
 
 from ..cards import Card, Nameable
@@ -26,6 +25,7 @@ from ..index import CandidateList
 from ..messages import Message, render
 from ..pool import CardPool
 from ..views import SharedView
+from .i18n import translations
 from .views import candidate_json, card_json, card_summary
 
 # Dates and dataclasses go through Flask's own ``default`` so that they read as they always did.
@@ -35,7 +35,7 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OP
 def _default(obj):
     """A core message is worded in the request's language (English outside a request); the rest as Flask does."""
     if isinstance(obj, Message):
-        return render(obj, get_translations() if has_request_context() else None)
+        return render(obj, translations() if has_request_context() else None)
     return DefaultJSONProvider.default(obj)
 
 

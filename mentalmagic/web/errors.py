@@ -113,6 +113,8 @@ def register(app: Flask) -> None:
     @app.before_request
     def body_size():
         """A body over the limit is a 413 on every route, read or not (Flask checks only bodies it reads)."""
+        if not request.environ.get("CONTENT_LENGTH"):  # no length given (a GET): nothing to measure
+            return
         limit = app.config.get("MAX_CONTENT_LENGTH")
         if limit and (request.content_length or 0) > limit:
             too_large = RequestEntityTooLarge()

@@ -15,8 +15,13 @@ so a page never shows a stale translation.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from babel import Locale
 from flask import Flask, request
-from flask_babel import Babel
+from flask_babel import Babel, get_locale, get_translations
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from ..catalogue import TRANSLATIONS, compile_catalogues
 from ..messages import ENGLISH
@@ -26,7 +31,7 @@ DEFAULT_LANGUAGE = "fr"
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 
-__all__ = ["COOKIE", "COOKIE_MAX_AGE", "LANGUAGES", "compile_catalogues", "init_app", "select_language"]
+__all__ = ["COOKIE", "COOKIE_MAX_AGE", "LANGUAGES", "compile_catalogues", "init_app", "select_language", "translations"]
 
 
 def _primary(value: str) -> str:
@@ -37,21 +42,71 @@ def select_language() -> str:
     """Under /api/: ``?lang=``, else Accept-Language, else English. A page: the cookie's choice,
     else the best match of Accept-Language, else French."""
     api = request.path.startswith("/api/")
-    asked = _primary(request.args.get("lang", ""))
-    if asked in LANGUAGES:
+    query = request.query_string
+    asked = _asked(query) if query else None
+    if asked is not None:
         return asked
-    chosen = request.cookies.get(COOKIE, "")
-    if chosen in LANGUAGES and not api:
-        return chosen
-    # by quality, then the browser's order; "fr-CA" is French (werkzeug's best_match would
-    # prefer an exact "en;q=0.5" to it)
-    for value, _quality in request.accept_languages:
+    if not api:  # the API reads no cookie: its callers say their language on each request
+        chosen = request.cookies.get(COOKIE, "")
+        if chosen in LANGUAGES:
+            return chosen
+    return _accepted(request.headers.get("Accept-Language", "")) or (ENGLISH if api else DEFAULT_LANGUAGE)
+
+
+def _kept_if_short(longest: int, entries: int):
+    """``lru_cache`` for short texts only; a longer one is worked out each time, never kept. Every API
+    request that words a message asks for its language: bots and browsers send the same query
+    strings and Accept-Language headers again and again (docs/performance.md, "Languages")."""
+
+    def wrap(fn):
+        kept = lru_cache(maxsize=entries)(fn)
+        return lambda text: kept(text) if len(text) <= longest else fn(text)
+
+    return wrap
+
+
+@_kept_if_short(1024, 4096)
+def _asked(query: bytes) -> str | None:
+    """``?lang=``'s language if it names one we speak (read from request.args, whose query
+    string is ``query``)."""
+    asked = _primary(request.args.get("lang", ""))
+    return asked if asked in LANGUAGES else None
+
+
+@_kept_if_short(256, 1024)
+def _accepted(header: str) -> str | None:
+    """The first language of Accept-Language we speak, by quality, then the browser's order;
+    "fr-CA" is French (werkzeug's best_match would prefer an exact "en;q=0.5" to it)."""
+    for value, _quality in parse_accept_header(header, LanguageAccept):
         if _primary(value) in LANGUAGES:
             return _primary(value)
-    return ENGLISH if api else DEFAULT_LANGUAGE
+    return None
+
+
+_LOCALES = {code: Locale.parse(code) for code in LANGUAGES}
+
+
+def _locale() -> Locale:
+    """Flask-Babel's selector: a Locale made once per language (Locale.parse of a code reads
+    babel's data folder on every call)."""
+    return _LOCALES[select_language()]
+
+
+_TRANSLATIONS: dict[Locale, object] = {}
+
+
+def translations():
+    """The request's catalogue, as Flask-Babel's ``get_translations()`` gives it, kept per language:
+    every app words from the package's one catalogue folder (``init_app``), and finding it anew
+    walks Flask-Babel's context on every message an answer words."""
+    locale = get_locale()
+    kept = _TRANSLATIONS.get(locale)
+    if kept is None:
+        kept = _TRANSLATIONS[locale] = get_translations()
+    return kept
 
 
 def init_app(app: Flask) -> None:
     compile_catalogues()
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
-    Babel(app, locale_selector=select_language)
+    Babel(app, locale_selector=_locale)
