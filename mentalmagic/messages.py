@@ -135,7 +135,7 @@ def said(name, translations=None) -> str:
     ``translations`` (else the process's, the CLI's ``--lang``), its French name where that language
     is French and the data has one, else the English one marked; a plain str as it is. The CLI's
     listings word their names through it, so they say what its sentences say."""
-    return _word(name, translations or _translations or _English())
+    return _word(name, translations or _translations or English())
 
 
 def _word(value, t) -> str:
