@@ -101,7 +101,8 @@ def series_view(uow: UnitOfWork, series_id: str, authorization: str | None) -> d
     rules = rule_set(row["rules"], row["options"])
     games = [uow.games.load(gid) for gid in uow.series.game_ids(series_id)]
     return {"id": series_id, "created_at": row["created_at"], "rules": rules_view(rules),
-            "games": [{"id": g.id, "status": g.state.status, "names": views.names_view(g.state)} for g in games]}
+            "games": [{"id": g.id, "status": g.state.status, "names": views.names_view(g.state),
+                       "players": [{"id": p.id, "name": p.name} for p in g.setup.players]} for g in games]}
 
 
 def _with_series(uow: UnitOfWork, game: Game) -> Game:

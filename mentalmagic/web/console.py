@@ -12,13 +12,15 @@ from flask import Blueprint, redirect, render_template, url_for
 from ..formats import DEFAULT_FORMAT, FORMATS
 from ..zones import MOVE_ZONES, VIAS
 from .pages import page_context
+from .rules_strings import rule_set_choices
 
 bp = Blueprint("console", __name__)
 
 
 @bp.get("/console")
 def start():
-    return render_template("console.html", formats=FORMATS, default_format=DEFAULT_FORMAT, **page_context())
+    return render_template("console.html", formats=FORMATS, default_format=DEFAULT_FORMAT,
+                           rule_sets=rule_set_choices(), **page_context())
 
 
 @bp.get("/games")

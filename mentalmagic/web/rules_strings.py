@@ -5,11 +5,51 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from ..rulesets import OPTIONS, PRESETS, RULE_SETS
+
 
 def rule_set_labels() -> dict[str, str]:
-    """Each rule set as a choice of the lookup page."""
-    return {"magic-ville": _("Magic-Ville (the default)"), "xom": _("Xom's Async Mental Magic (2018)"),
-            "magering": _("MageRing (2015)")}
+    """Each rule set as a choice of the lookup page and the console, in rulesets.py's order: a preset
+    without words here is a KeyError on every page that offers it (tests/test_console_rulesets.py)."""
+    labels = {"magic-ville": _("Magic-Ville (the default)"), "xom": _("Xom's Async Mental Magic (2018)"),
+              "magering": _("MageRing (2015)")}
+    return {key: labels[key] for key in RULE_SETS}
+
+
+def _descriptions() -> dict[str, str]:
+    return {
+        "magic-ville": _("The Magic-Ville rules (700–706) with the decisions D1–D15: exact costs, the Pentaland, "
+                         "each name once per game."),
+        "xom": _("Xom's rules for play by post: {0} matches no cost, multicolour costs match by mana value, "
+                 "the Utopia land, no face-down cards, names stay taken for a whole series."),
+        "magering": _("MageRing's rules: exact costs, a Utopia land of every basic land type, morph and dredge "
+                      "removed, its own ban list."),
+    }
+
+
+def _option_words() -> dict[str, tuple[str, str]]:
+    return {"phyrexian_as_hybrid": (_("Phyrexian mana as hybrid (house option, D3)"),
+                                    _("A {W/P} card may also be named as a {W} card or a {2} card."))}
+
+
+def _aspect_words(aspect: str, rule: str, land: str) -> str:
+    """One aspect where a rule set differs, as the game page says it (rules_strings, rules.aspect.*)."""
+    return rules_strings()[f"rules.aspect.{aspect}"].replace("{rule}", rule).replace("{land}", land)
+
+
+def rule_set_choices() -> list[dict]:
+    """The console's choice of a rule set: each preset of rulesets.py with its label, a line saying
+    what it is, its source, where it differs from the default (with its own rule) and its options."""
+    descriptions, options = _descriptions(), _option_words()
+    out = []
+    for key, label in rule_set_labels().items():
+        rs = PRESETS[key]
+        out.append({
+            "key": key, "label": label, "description": descriptions[key], "source": rs.source, "url": rs.url,
+            "differs": [_aspect_words(a, rs.cite(a), rs.land.name) for a in rs.differs()],
+            "options": [{"key": o, "label": options[o][0], "description": options[o][1]} for o in sorted(OPTIONS[key])],
+        })
+    return out
 
 
 def rules_strings() -> dict[str, str]:

@@ -31,7 +31,8 @@ class SeriesOut(Strict):
     created_at = fields.String(required=True)
     rules = fields.Dict(required=True)
     games = fields.List(fields.Dict(), required=True, metadata={
-        "description": "in the order made: each game's id, status and names taken (GET /games/{id}/names)"})
+        "description": "in the order made: each game's id, status, names taken (GET /games/{id}/names) and "
+                       "players (id and name, who took them)"})
 
 
 _create = CreateSeriesIn()

@@ -5,6 +5,7 @@ import { call, forgetGame, savedGames, saveGame } from "./call.js";
 import { confirmFirst } from "./confirm.js";
 import { t } from "./i18n.js";
 import { ruleRef } from "./rules.js";
+import { keepSeries, loadSeries, savedSeries, seriesGames, seriesToken } from "./series.js";
 import { Status } from "./status.js";
 import { syncLanguageLinks } from "./langswitch.js";
 
@@ -29,8 +30,81 @@ function listGames() {
   $("no-games").hidden = games.length > 0;
   $("my-games").replaceChildren(...games.map(([id, g]) => el("li", {},
     el("a", { href: `/games/${encodeURIComponent(id)}`, text: `${(g.players || []).map((p) => p.name).join(", ")}` }),
-    " ", el("span", { class: "muted", text: `${g.format || ""} · ${(g.created || "").slice(0, 16).replace("T", " ")}` }),
+    " ", el("span", { class: "muted", text: [g.format || "", g.rules ? rulesLabel(g.rules) : null,
+      g.series ? t("console.in_series", { id: g.series }) : null, (g.created || "").slice(0, 16).replace("T", " ")]
+      .filter(Boolean).join(" · ") }),
     " ", forgetButton(id))));
+}
+
+// -- the rule set (rulesets.py's presets, rendered by the server with their options) and the series
+const ruleRadios = () => [...document.querySelectorAll('input[name="rules"]')];
+const rulesLabel = (key) => (document.querySelector(`label[for="rules-${key}"]`) || {}).textContent || key;
+const chosenRules = () => (ruleRadios().find((r) => r.checked) || ruleRadios()[0]).value;
+
+/** The chosen preset's options, each true or false (a preset shows only the options it takes). */
+function chosenOptions() {
+  const item = document.querySelector(`.rule-choice[data-rules="${chosenRules()}"]`);
+  return Object.fromEntries([...item.querySelectorAll("input[data-option]")].map((b) => [b.dataset.option, b.checked]));
+}
+
+/** Only the chosen preset's options are shown (and reachable by Tab). */
+function rulesChanged() {
+  for (const item of document.querySelectorAll(".rule-choice")) {
+    const chosen = item.dataset.rules === chosenRules();
+    for (const o of item.querySelectorAll(".rule-option")) o.hidden = !chosen;
+  }
+}
+
+/** A series kept by this browser sets the rule set and its options: its games play under them. */
+function seriesChanged() {
+  const kept = savedSeries()[$("series-select").value];
+  $("rules-set").disabled = Boolean(kept);
+  if (kept) {
+    for (const r of ruleRadios()) r.checked = r.value === kept.rules;
+    const item = document.querySelector(`.rule-choice[data-rules="${kept.rules}"]`);
+    for (const b of item.querySelectorAll("input[data-option]")) b.checked = Boolean((kept.options || {})[b.dataset.option]);
+    rulesChanged();
+    status.show(t("console.series_rules", { rules: rulesLabel(kept.rules) }));
+  }
+}
+
+function listSeriesChoices(select = null) {
+  const kept = Object.entries(savedSeries()).sort((a, b) => (b[1].created || "").localeCompare(a[1].created || ""));
+  const box = $("series-select");
+  const value = select ?? box.value;
+  box.replaceChildren(...[...box.options].slice(0, 2), ...kept.map(([id, s]) => el("option", { value: id,
+    text: t("console.series_option", { id, rules: rulesLabel(s.rules) }) })));
+  box.value = [...box.options].some((o) => o.value === value) ? value : "";
+}
+
+/** Each series this browser keeps: its games in order and the names taken in each (GET /series/{id}). */
+async function listSeries() {
+  const ids = Object.keys(savedSeries());
+  const shown = [];
+  for (const id of ids) {
+    try {
+      const view = await loadSeries(id);
+      if (view) shown.push(el("section", { class: "series", "aria-label": t("series.title", { id }) },
+        el("h3", { text: t("series.title", { id }) }), ...(await seriesGames(view))));
+    } catch (e) {
+      status.error(e);
+    }
+  }
+  $("my-series").replaceChildren(...shown);
+  $("my-series-panel").hidden = shown.length === 0;
+}
+
+/** The series the game is made in: none, a kept one, or a new one made now under the chosen rules. */
+async function seriesOfGame(rules, options) {
+  const choice = $("series-select").value;
+  if (!choice) return null;
+  if (choice !== "new") return choice;
+  status.show(t("console.making_series"), "busy");
+  const { body } = await call("POST", "/series", { body: { rules, options } });
+  keepSeries(body.id, { token: body.token, rules, options, created: new Date().toISOString() });
+  listSeriesChoices(body.id); // a retry after a refused game uses this series, not another new one
+  seriesChanged();
+  return body.id;
 }
 
 function forgetButton(id) {
@@ -217,8 +291,9 @@ async function start(ev) {
   ev.preventDefault();
   const ps = players();
   if (ps.length < 2) { status.show(t("console.ask_players"), "error"); rows.querySelector("input").focus(); return; }
-  const body = { format: $("format-select").value, players: ps, shuffle: $("shuffle-check").checked,
-    options: { phyrexian_as_hybrid: $("phyrexian-check").checked } };
+  const rules = chosenRules();
+  const options = chosenOptions();
+  const body = { format: $("format-select").value, players: ps, shuffle: $("shuffle-check").checked, rules, options };
   if ($("source-saved").checked) {
     if (!$("deck-select").value) { status.show(t("console.no_deck"), "error"); return; }
     body.deck = $("deck-select").value;
@@ -228,11 +303,13 @@ async function start(ev) {
     body.library = deck.cards.flatMap((c) => Array(c.count).fill(c.name));
     if (!body.library.length) { status.show(t("console.ask_list"), "error"); return; }
   }
-  status.show(t("console.starting"), "busy");
   try {
-    const { body: game } = await call("POST", "/games", { body });
+    const series = await seriesOfGame(rules, options);
+    if (series) body.series = series;
+    status.show(t("console.starting"), "busy");
+    const { body: game } = await call("POST", "/games", { body, token: series ? seriesToken(series) : null });
     saveGame(game.id, { judge_token: game.judge_token, players: game.players, format: game.format,
-      created: new Date().toISOString() });
+      rules, series, created: new Date().toISOString() });
     location.assign(`/games/${encodeURIComponent(game.id)}`);
   } catch (e) {
     if (e instanceof ApiError) status.error(e);
@@ -252,7 +329,12 @@ $("delete-deck").addEventListener("click", deleteDeck);
 $("source-saved").addEventListener("change", sourceChanged);
 $("source-list").addEventListener("change", sourceChanged);
 $("new-game").addEventListener("submit", start);
+for (const r of ruleRadios()) r.addEventListener("change", rulesChanged);
+$("series-select").addEventListener("change", seriesChanged);
 sourceChanged();
+rulesChanged();
+listSeriesChoices();
 listGames();
+listSeries();
 loadDecks();
 syncLanguageLinks();

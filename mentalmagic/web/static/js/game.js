@@ -11,8 +11,9 @@ import { confirmFirst } from "./confirm.js";
 import { download, gameText } from "./export.js";
 import { consequences, describe as describeEvent, endWords, lossWords } from "./gamelog.js";
 import { CommandError, completions, query, withSeat } from "./commandline.js";
-import { lang, localName, num, t } from "./i18n.js";
+import { givenName, lang, localName, num, saidName, t } from "./i18n.js";
 import { manaCost } from "./mana.js";
+import { loadSeries, seriesGames } from "./series.js";
 import { Status } from "./status.js";
 import { ruleRef } from "./rules.js";
 import { syncLanguageLinks } from "./langswitch.js";
@@ -58,22 +59,7 @@ function cardWords(id) {
 }
 const localNamed = new Map(); // a name given in the game -> its card's JSON, for its French name
 
-/** A name given to a card, in the page's language: its French name on a French page where the
- * data has one, else the English one marked (en) (issue 19). */
-function nameWords(name) {
-  if (!name || lang !== "fr") return name;
-  const card = localNamed.get(name);
-  if (!card) return name;
-  const face = (card.faces || []).find((f) => f.name === name);
-  return saidName(name, (face && face.french_name) || (card.name === name ? card.french_name : null));
-}
-
-/** An English card name as the page says it: on a French page its French name ``french``, else
- * the English one marked (en) (issue 19). */
-function saidName(name, french) {
-  if (lang !== "fr") return name;
-  return french || t("name.english_only", { name });
-}
+const nameWords = (name) => givenName(name, localNamed.get(name));
 
 const logCtx = { who: playerName, card: cardWords, name: nameWords };
 const describe = (e) => describeEvent(e, logCtx);
@@ -191,6 +177,23 @@ function rulesLine(r) {
   return t("rules.line", { source: r.source }) + (parts.length ? ` — ${t("rules.differs", { list: parts.join(", ") })}` : "");
 }
 
+/** The game's series, game by game with the names taken in each, where this browser keeps its token
+ * (the console that made it); read again when this game changed. */
+let seriesSeen = null;
+async function showSeries(g) {
+  const id = g.options && g.options.series;
+  if (!id || seriesSeen === `${id}.${g.seq}`) return;
+  seriesSeen = `${id}.${g.seq}`;
+  try {
+    const view = await loadSeries(id);
+    if (!view) return;
+    $("series").replaceChildren(el("h3", { text: t("series.title", { id }) }), ...(await seriesGames(view, { current: g.id })));
+    $("series-panel").hidden = false;
+  } catch (e) {
+    gameStatus.error(e);
+  }
+}
+
 function render() {
   const g = S.game;
   $("seat").replaceChildren(isJudge() ? t("game.seat_judge", { id: g.id })
@@ -215,6 +218,7 @@ function render() {
   $("format").textContent = t("game.format", { format: g.format });
   $("library-line").textContent = t("game.library", { n: g.library_size });
   $("rules-line").textContent = g.rules ? rulesLine(g.rules) : "";
+  showSeries(g);
   // zones
   const sections = [];
   for (const z of ZONES) {

@@ -40,6 +40,22 @@ export function t(key, vars = {}) {
 /** Which name to show first: the French one on a French page, when the data has it. */
 export const localName = (card) => (lang === "fr" && card.french_name ? card.french_name : card.name);
 
+/** An English card name as the page says it: on a French page its French name ``french``, else
+ * the English one marked (en) (issue 19). */
+export function saidName(name, french) {
+  if (lang !== "fr") return name;
+  return french || t("name.english_only", { name });
+}
+
+/** A name given to a card in a game, in the page's language: the French name of that face of
+ * ``card`` (its JSON, GET /cards) on a French page where the data has one, else the English one
+ * marked (en); as it is while ``card`` isn't known yet (issue 19). */
+export function givenName(name, card) {
+  if (!name || lang !== "fr" || !card) return name;
+  const face = (card.faces || []).find((f) => f.name === name);
+  return saidName(name, (face && face.french_name) || (card.name === name ? card.french_name : null));
+}
+
 /** Like t(), but {name} placeholders in ``nodes`` become those DOM nodes: returns a list for append(). */
 export function tn(key, vars = {}, nodes = {}) {
   const out = [];

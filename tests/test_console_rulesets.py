@@ -1,0 +1,194 @@
+"""The console's new-game form and rule sets (issue 25), in real headless Chromium over real HTTP, in
+English and French: the form offers rulesets.py's presets (no list of its own), each with a line
+saying what it is, where it differs with its own rule, its source and its options; a game made there
+plays under the chosen preset and options; a series made there keeps its rule set, and the console
+and the game page show its names taken, game by game. Keyboard alone, a phone's width, axe clean."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import test_console
+from playwright import sync_api
+from test_console import api
+from test_page import Guarded, axe_violations
+
+from mentalmagic.rulesets import OPTIONS, PRESETS, RULE_SETS
+
+# the console's fixtures: its served app (a fresh games database per module) and Chromium
+base_url, browser = test_console.base_url, test_console.browser
+expect = sync_api.expect
+
+WORDS = {
+    "en-US": {"labels": ["Magic-Ville (the default)", "Xom's Async Mental Magic (2018)", "MageRing (2015)"],
+              "xom": ["play by post", "multicolour costs (5e)", "Where it differs from Magic-Ville's"],
+              "option": "Phyrexian mana as hybrid (house option, D3)", "source": "Source:",
+              "series": "Series", "game1": "Game 1", "this": "this game", "none": "No name taken yet.",
+              "scope": "stays taken in the others (Xom 6)"},
+    "fr-FR": {"labels": ["Magic-Ville (par défaut)", "Async Mental Magic de Xom (2018)", "MageRing (2015)"],
+              "xom": ["jeu par messages", "coûts multicolores (5e)", "Là où elles diffèrent de celles de Magic-Ville"],
+              "option": "Mana phyrexian lu comme hybride (option maison, D3)", "source": "Source :",
+              "series": "Série", "game1": "Partie 1", "this": "cette partie", "none": "Aucun nom pris pour l’instant.",
+              "scope": "reste pris dans les autres (Xom 6)"},
+}
+LOCALES = list(WORDS)
+
+
+def fill_players_and_deck(pg, deck: str = "Shock\nLightning Bolt\nGrizzly Bears") -> None:
+    pg.locator("#player-name-1").fill("Ana")
+    pg.locator("#player-name-2").fill("Ben")
+    pg.locator("#deck-list").fill(deck)
+
+
+def started_game(pg, base_url: str) -> dict:
+    """The game the form just started: the page it went to, read as its judge."""
+    expect(pg).to_have_url(re.compile(r"/games/[^/#]+$"))
+    game_id = pg.url.rsplit("/", 1)[1]
+    token = pg.evaluate("id => JSON.parse(localStorage.getItem('mentalmagic.games'))[id].judge_token", game_id)
+    return {"id": game_id, "judge_token": token, **api(base_url, "GET", f"/games/{game_id}", token)}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_form_offers_each_preset_with_what_it_is_its_rules_source_and_options(browser, base_url, locale):
+    words = WORDS[locale]
+    guarded = Guarded(browser, base_url, locale=locale, bypass_csp=True)  # axe is injected
+    pg = guarded.new_page()
+    try:
+        pg.goto("/console")
+        radios = pg.locator('input[name="rules"]')
+        assert radios.evaluate_all("rs => rs.map(r => r.value)") == list(RULE_SETS)  # rulesets.py's presets
+        expect(radios.first).to_be_checked()  # the default
+        for key, label in zip(RULE_SETS, words["labels"], strict=True):
+            expect(pg.locator(f'label[for="rules-{key}"]')).to_have_text(label)
+            item = pg.locator(f'.rule-choice[data-rules="{key}"]')
+            expect(item.locator(".rule-source")).to_contain_text(words["source"])
+            expect(item.locator(".rule-source a")).to_have_attribute("href", PRESETS[key].url)
+            described = pg.locator(f"#rules-{key}").get_attribute("aria-describedby")
+            expect(pg.locator(f"#{described}")).not_to_be_empty()  # a line saying what it is
+            assert item.locator("input[data-option]").evaluate_all(
+                "bs => bs.map(b => b.dataset.option)") == sorted(OPTIONS[key])
+        what = pg.locator("#rules-xom-what")
+        for text in words["xom"]:
+            expect(what).to_contain_text(text)
+        assert "differ" not in pg.locator("#rules-magic-ville-what").inner_text()  # the default differs from nothing
+        # only the chosen preset's options show: Xom takes none, MageRing takes D3's house option
+        expect(pg.locator("#option-magic-ville-phyrexian_as_hybrid")).to_be_visible()
+        expect(pg.locator(".rule-option:visible label")).to_have_text([words["option"]])
+        pg.locator("#rules-xom").check()
+        expect(pg.locator(".rule-option:visible")).to_have_count(0)
+        pg.locator("#rules-magering").check()
+        expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_visible()
+        expect(pg.locator("#option-magic-ville-phyrexian_as_hybrid")).to_be_hidden()
+        assert axe_violations(pg) == []
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+def test_a_game_made_by_keyboard_alone_plays_under_the_chosen_preset_and_option(browser, base_url):
+    guarded = Guarded(browser, base_url, viewport={"width": 1366, "height": 768})
+    pg = guarded.new_page()
+    try:
+        pg.goto("/console")
+        fill_players_and_deck(pg)
+        pg.locator("#shuffle-check").focus()
+        pg.keyboard.press("Tab")  # into the rule sets: the checked radio
+        expect(pg.locator("#rules-magic-ville")).to_be_focused()
+        pg.keyboard.press("ArrowDown")  # a radio group moves and chooses with the arrows
+        pg.keyboard.press("ArrowDown")
+        expect(pg.locator("#rules-magering")).to_be_checked()
+        pg.keyboard.press("Tab")  # the source link, then the option MageRing takes
+        expect(pg.locator('.rule-choice[data-rules="magering"] .rule-source a')).to_be_focused()
+        pg.keyboard.press("Tab")
+        expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_focused()
+        pg.keyboard.press("Space")
+        expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_checked()
+        pg.keyboard.press("Tab")
+        expect(pg.locator("#series-select")).to_be_focused()
+        pg.locator("#start-game").focus()
+        pg.keyboard.press("Enter")
+        game = started_game(pg, base_url)
+        assert game["options"] == {"rules": "magering", "phyrexian_as_hybrid": True}
+        assert game["rules"]["key"] == "magering" and game["rules"]["options"] == {"phyrexian_as_hybrid": True}
+        expect(pg.locator("#rules-line")).to_contain_text("MageRing")
+        expect(pg.locator("#series-panel")).to_be_hidden()  # in no series
+        pg.goto("/console")
+        expect(pg.locator("#my-games li").first).to_contain_text("MageRing (2015)")
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game_by_game(browser, base_url, locale):
+    words = WORDS[locale]
+    guarded = Guarded(browser, base_url, locale=locale, bypass_csp=True)  # axe is injected
+    pg = guarded.new_page()
+    try:
+        pg.goto("/console")
+        fill_players_and_deck(pg)
+        pg.locator("#rules-xom").check()
+        pg.locator("#series-select").select_option("new")
+        pg.locator("#start-game").click()
+        one = started_game(pg, base_url)
+        series = one["options"]["series"]
+        assert one["options"]["rules"] == "xom"
+        expect(pg.locator("#series-panel")).to_be_visible()
+        expect(pg.locator("#series")).to_contain_text(words["this"])
+        expect(pg.locator("#series")).to_contain_text(words["none"])
+        # game 1 takes a name: Shock cast as Chain Lightning
+        api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"],
+            {"type": "draw", "player": "p1", "count": 3})
+        hand = api(base_url, "GET", f"/games/{one['id']}", one["judge_token"])["cards"]
+        shock = next(c["id"] for c in hand if c["zone"] == "hand" and c["printed"] == "Shock")
+        api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"],
+            {"type": "move", "player": "p1", "card": shock, "to": "stack", "name": "Chain Lightning"})
+        said = api(base_url, "GET", "/cards/Chain%20Lightning").get("french_name") if locale == "fr-FR" else None
+        expect(pg.locator("#series .series-names")).to_contain_text(said or "Chain Lightning")
+
+        # the console lists the series; choosing it sets its rule set, which can't be changed there
+        pg.goto("/console")
+        expect(pg.locator("#my-series")).to_contain_text(series)
+        expect(pg.locator("#my-series .series-names")).to_contain_text(said or "Chain Lightning")
+        expect(pg.locator("#my-series .series-names")).to_contain_text("Ana")
+        expect(pg.locator("#my-series")).to_contain_text(words["scope"])
+        assert axe_violations(pg) == []
+        fill_players_and_deck(pg)
+        pg.locator("#series-select").select_option(series)
+        expect(pg.locator("#rules-xom")).to_be_checked()
+        for key in RULE_SETS:  # the fieldset is disabled: its rule set is the series'
+            expect(pg.locator(f"#rules-{key}")).to_be_disabled()
+        pg.locator("#start-game").click()
+        two = started_game(pg, base_url)
+        assert two["options"] == {"rules": "xom", "series": series} and two["id"] != one["id"]
+        shown = pg.locator("#series ol.series-games > li")
+        expect(shown).to_have_count(2)
+        expect(shown.nth(0)).to_contain_text(words["game1"])
+        expect(shown.nth(0)).to_contain_text(said or "Chain Lightning")
+        expect(shown.nth(0).locator("a")).to_have_attribute("href", f"/games/{one['id']}")
+        expect(shown.nth(1)).to_contain_text(words["this"])
+        expect(shown.nth(1)).to_contain_text(words["none"])
+        assert axe_violations(pg) == []
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
+def test_the_form_fits_a_phone(browser, base_url):
+    guarded = Guarded(browser, base_url, locale="fr-FR", viewport={"width": 360, "height": 740}, is_mobile=True,
+                      has_touch=True)
+    pg = guarded.new_page()
+    try:
+        pg.goto("/console")
+        for key in RULE_SETS:
+            pg.locator(f"#rules-{key}").tap()
+            assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+        small = pg.evaluate("""() => [...document.querySelectorAll('#rules-set input, #series-select')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e.id, e.getBoundingClientRect().height])
+            .filter(([, h]) => h < 44)""")
+        assert small == []  # touch-sized
+    finally:
+        guarded.context.close()
+    guarded.check()
