@@ -7,6 +7,7 @@ and the game page show its names taken, game by game. Keyboard alone, a phone's 
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import pytest
 import test_console
@@ -35,6 +36,17 @@ WORDS = {
 LOCALES = list(WORDS)
 
 
+@contextmanager
+def console_page(browser, base_url: str, **options):
+    """A page of a guarded browser context (test_page.Guarded): closed, then checked, after the test."""
+    guarded = Guarded(browser, base_url, **options)
+    try:
+        yield guarded.new_page()
+    finally:
+        guarded.context.close()
+    guarded.check()
+
+
 def fill_players_and_deck(pg, deck: str = "Shock\nLightning Bolt\nGrizzly Bears") -> None:
     pg.locator("#player-name-1").fill("Ana")
     pg.locator("#player-name-2").fill("Ben")
@@ -52,9 +64,7 @@ def started_game(pg, base_url: str) -> dict:
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_form_offers_each_preset_with_what_it_is_its_rules_source_and_options(browser, base_url, locale):
     words = WORDS[locale]
-    guarded = Guarded(browser, base_url, locale=locale, bypass_csp=True)  # axe is injected
-    pg = guarded.new_page()
-    try:
+    with console_page(browser, base_url, locale=locale, bypass_csp=True) as pg:  # axe is injected
         pg.goto("/console")
         radios = pg.locator('input[name="rules"]')
         assert radios.evaluate_all("rs => rs.map(r => r.value)") == list(RULE_SETS)  # rulesets.py's presets
@@ -81,15 +91,10 @@ def test_the_form_offers_each_preset_with_what_it_is_its_rules_source_and_option
         expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_visible()
         expect(pg.locator("#option-magic-ville-phyrexian_as_hybrid")).to_be_hidden()
         assert axe_violations(pg) == []
-    finally:
-        guarded.context.close()
-    guarded.check()
 
 
 def test_a_game_made_by_keyboard_alone_plays_under_the_chosen_preset_and_option(browser, base_url):
-    guarded = Guarded(browser, base_url, viewport={"width": 1366, "height": 768})
-    pg = guarded.new_page()
-    try:
+    with console_page(browser, base_url, viewport={"width": 1366, "height": 768}) as pg:
         pg.goto("/console")
         fill_players_and_deck(pg)
         pg.locator("#shuffle-check").focus()
@@ -115,17 +120,12 @@ def test_a_game_made_by_keyboard_alone_plays_under_the_chosen_preset_and_option(
         expect(pg.locator("#series-panel")).to_be_hidden()  # in no series
         pg.goto("/console")
         expect(pg.locator("#my-games li").first).to_contain_text("MageRing (2015)")
-    finally:
-        guarded.context.close()
-    guarded.check()
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game_by_game(browser, base_url, locale):
     words = WORDS[locale]
-    guarded = Guarded(browser, base_url, locale=locale, bypass_csp=True)  # axe is injected
-    pg = guarded.new_page()
-    try:
+    with console_page(browser, base_url, locale=locale, bypass_csp=True) as pg:  # axe is injected
         pg.goto("/console")
         fill_players_and_deck(pg)
         pg.locator("#rules-xom").check()
@@ -170,25 +170,18 @@ def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game
         expect(shown.nth(1)).to_contain_text(words["this"])
         expect(shown.nth(1)).to_contain_text(words["none"])
         assert axe_violations(pg) == []
-    finally:
-        guarded.context.close()
-    guarded.check()
 
 
 def test_the_form_fits_a_phone(browser, base_url):
-    guarded = Guarded(browser, base_url, locale="fr-FR", viewport={"width": 360, "height": 740}, is_mobile=True,
-                      has_touch=True)
-    pg = guarded.new_page()
-    try:
+    phone = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+    with console_page(browser, base_url, locale="fr-FR", **phone) as pg:
         pg.goto("/console")
         for key in RULE_SETS:
             pg.locator(f"#rules-{key}").tap()
+            expect(pg.locator(f"#rules-{key}")).to_be_checked()
             assert pg.evaluate("document.documentElement.scrollWidth") <= 360
         small = pg.evaluate("""() => [...document.querySelectorAll('#rules-set input, #series-select')]
             .filter(e => e.offsetParent !== null)
             .map(e => [e.id, e.getBoundingClientRect().height])
             .filter(([, h]) => h < 44)""")
         assert small == []  # touch-sized
-    finally:
-        guarded.context.close()
-    guarded.check()

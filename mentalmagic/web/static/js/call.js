@@ -29,25 +29,27 @@ export async function call(method, path, { token = null, body = undefined, etag 
   return { status: resp.status, body: data, etag: resp.headers.get("ETag") };
 }
 
-const KEY = "mentalmagic.games";
-
-/** The games created in this browser: {id: {judge_token, players: [{id, name, token}], format, created}}. */
-export function savedGames() {
+/** What this browser keeps under ``key`` (localStorage): {id: record}; {} when none or unreadable. */
+export function kept(key) {
   try {
-    return JSON.parse(localStorage.getItem(KEY) || "{}") || {};
+    return JSON.parse(localStorage.getItem(key) || "{}") || {};
   } catch {
     return {};
   }
 }
 
-export function saveGame(id, record) {
-  const all = savedGames();
-  all[id] = { ...(all[id] || {}), ...record };
-  localStorage.setItem(KEY, JSON.stringify(all));
+/** Keep ``record`` for ``id`` under ``key``, merged into what is kept for it; null forgets it. */
+export function keep(key, id, record) {
+  const all = kept(key);
+  if (record === null) delete all[id];
+  else all[id] = { ...(all[id] || {}), ...record };
+  localStorage.setItem(key, JSON.stringify(all));
 }
 
-export function forgetGame(id) {
-  const all = savedGames();
-  delete all[id];
-  localStorage.setItem(KEY, JSON.stringify(all));
-}
+const KEY = "mentalmagic.games";
+
+/** The games created in this browser: {id: {judge_token, players: [{id, name, token}], format, rules, series,
+ * created}}. */
+export const savedGames = () => kept(KEY);
+export const saveGame = (id, record) => keep(KEY, id, record);
+export const forgetGame = (id) => keep(KEY, id, null);

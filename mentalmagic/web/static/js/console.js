@@ -1,7 +1,7 @@
 /* The console's start page: this laptop's games, and a new game from a saved deck or a pasted list. */
 import { $, el } from "./dom.js";
 import { ApiError } from "./api.js";
-import { call, forgetGame, savedGames, saveGame } from "./call.js";
+import { call, forgetGame, keep, kept, savedGames, saveGame } from "./call.js";
 import { confirmFirst } from "./confirm.js";
 import { t } from "./i18n.js";
 import { ruleRef } from "./rules.js";
@@ -16,14 +16,8 @@ let editing = null; // the saved deck whose list is being edited: saving changes
 
 // Each deck's edit token, kept by this browser beside the judge's tokens (only the saver gets it).
 const DECKS = "mentalmagic.decks";
-const keptDecks = () => { try { return JSON.parse(localStorage.getItem(DECKS) || "{}") || {}; } catch { return {}; } };
-function keepDeck(id, token) {
-  const all = keptDecks();
-  if (token) all[id] = { edit_token: token };
-  else delete all[id];
-  localStorage.setItem(DECKS, JSON.stringify(all));
-}
-const deckToken = (id) => (keptDecks()[id] || {}).edit_token || null;
+const keepDeck = (id, token) => keep(DECKS, id, token ? { edit_token: token } : null);
+const deckToken = (id) => (kept(DECKS)[id] || {}).edit_token || null;
 
 function listGames() {
   const games = Object.entries(savedGames()).sort((a, b) => (b[1].created || "").localeCompare(a[1].created || ""));

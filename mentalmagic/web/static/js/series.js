@@ -2,26 +2,14 @@
  * make their games and read them), and a series' games in order with the names taken in each. */
 import { el } from "./dom.js";
 import { getJSON } from "./api.js";
-import { call } from "./call.js";
+import { call, keep, kept } from "./call.js";
 import { givenName, t } from "./i18n.js";
 
 const KEY = "mentalmagic.series";
 
 /** {id: {token, rules, options, created}} of the series made in this browser. */
-export function savedSeries() {
-  try {
-    return JSON.parse(localStorage.getItem(KEY) || "{}") || {};
-  } catch {
-    return {};
-  }
-}
-
-export function keepSeries(id, record) {
-  const all = savedSeries();
-  all[id] = { ...(all[id] || {}), ...record };
-  localStorage.setItem(KEY, JSON.stringify(all));
-}
-
+export const savedSeries = () => kept(KEY);
+export const keepSeries = (id, record) => keep(KEY, id, record);
 export const seriesToken = (id) => (savedSeries()[id] || {}).token || null;
 
 /** GET /series/{id} with the token this browser keeps; null when it keeps none. */
