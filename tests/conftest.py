@@ -21,6 +21,7 @@ from minipool import mini_pool as build_mini_pool
 
 from mentalmagic.carddata import EMBEDDED_PATH, source_from_env
 from mentalmagic.index import CandidateFinder
+from mentalmagic.messages import use_translations
 from mentalmagic.storage import connect
 from mentalmagic.storage.carddb import build_cards, read_finder, read_pool
 
@@ -36,6 +37,15 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "snapshot_path" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.snapshot)
+
+
+@pytest.fixture(autouse=True)
+def _process_words_back_to_english():
+    """The CLI's ``--lang`` sets the language ``str(message)`` words in for its whole process
+    (messages.use_translations): a test that ran the CLI in French must not leave the next one
+    (an API test matching an English message) reading French."""
+    yield
+    use_translations(None)
 
 
 # -- the core tier ---------------------------------------------------------------------
