@@ -236,6 +236,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "face_up.free": Nn_("{n} legal name is still free, e.g. {names}", "{n} legal names are still free, e.g. {names}"),
     "face_up.window": N_("705.4a allows only the names free when it went face down: {names}"),
     "face_up.none": N_("no legal name remains: turning it face up without a name records the game loss (D8)"),
+    "face_up.commander": N_("a commander turns face up as itself, unnamed (D14(a))"),
     "face_down.unfit": N_("{name} has {missing}: it can't be this face-down card, which must {must} (705.4, D13(d))"),
     "name.taken_advice": N_("{name} is already the name of another card in this game; {advice}"),
     "name.taken.field": N_("{name} is taken"),

@@ -428,7 +428,7 @@ def face_up(uow: UnitOfWork, game_id: str, caller: Caller, card_id: str, via: st
         raise Forbidden("face_up.who_asks")
     if c.commander_of:  # played as itself (D14(a)): nothing to choose
         return {"card": card_id, "via": c.turn_up_via(via), "allowed": [], "legal": [], "exception": False,
-                "loses": False, "why": None, "advice": "a commander turns face up as itself, unnamed (D14(a))",
+                "loses": False, "why": None, "advice": say("face_up.commander"),
                 "rule": "903.3"}
     choice = views.face_up_options(g.state, g.setup, uow.finder, c.id, via)
     return {"card": card_id, "via": choice.via, "allowed": list(choice.allowed), "exception": choice.exception,

@@ -124,6 +124,21 @@ def test_face_up_choices_and_could_be_say_french_names(db, game, mini_db_finder)
     assert taken.startswith("Chain Lightning (en) is taken"), taken
 
 
+def test_a_commanders_name_and_its_face_up_advice_in_french(db, tmp_path):
+    path = tmp_path / "list.txt"
+    path.write_text("2 Shock\n", encoding="utf-8")
+    out = cli(db, "game", "new", "Ana", "Ben", "--list", path, "--format", "commander", "--no-shuffle",
+              "--commander", "Ana=Krenko, Mob Boss", "--commander", "Ben=krenko le caïd")
+    game_id = re.search(r"game (\S+):", out).group(1)
+    shown = cli(db, "game", "show", game_id, lang="fr")  # the commanders are #3 and #4 (903.3)
+    assert "#3  Krenko le caïd" in shown and "Krenko, Mob Boss" not in shown, shown
+    cli(db, "game", "do", game_id, "ana move 3 to battlefield face-down via manifest")
+    choices = cli(db, "game", "face-up", game_id, "3", "--choices", lang="fr")
+    assert "(903.3): un commandant se retourne face visible en tant que lui-même, sans nom (D14(a))" in choices
+    assert "unnamed" in cli(db, "game", "face-up", game_id, "3", "--choices")
+    assert "#3 Krenko le caïd" in cli(db, "game", "export", game_id, lang="fr")
+
+
 def test_the_export_zones_say_french_names_first(db, game, mini_db_finder):
     text = cli(db, "game", "export", game, lang="fr")
     for line in ("  #4 Choc propriétaire Cara", "  #8 Bonecrusher Giant // Stomp (en) propriétaire Cara",
