@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from .commands import (
@@ -23,6 +23,7 @@ from .commands import (
     EndReveal,
     LeaveGame,
     Look,
+    MayLeave,
     Move,
     Name,
     Reveal,
@@ -122,7 +123,32 @@ def parse(line: str, table: Table) -> Command | Undo:
     verb = english(rest[0], FRENCH_VERBS)
     if verb not in _VERBS:
         raise GrammarError("grammar.unknown_verb", verb=rest[0], verbs=list(VERBS))
-    return _VERBS[verb](_Args(_english_words(verb, rest[1:]), table), player)
+    rest, names = _naming(rest, table)
+    command = _VERBS[verb](_Args(_english_words(verb, rest[1:]), table), player)
+    if names:
+        if not isinstance(command, MayLeave):
+            raise GrammarError("grammar.naming_here")
+        command = replace(command, names=names)
+    return command
+
+
+def _naming(words: list[str], table: Table) -> tuple[list[str], tuple[tuple[str, str], ...]]:
+    """The line's words before its `naming C [as] NAME…` clauses, and those (card, name) pairs: the
+    face-down cards of a player who leaves in this action (leaving, or losing: D8, 903.10a), named as
+    they go (D12); ``names`` of the action. Each clause runs to the next `naming` or the line's end."""
+    at = [i for i, w in enumerate(words) if i >= 1 and english(w, FRENCH_WORDS) == "naming"]
+    if not at:
+        return words, ()
+    names: dict[str, str] = {}
+    for start, end in zip(at, [*at[1:], len(words)], strict=True):
+        clause = _Args(words[start + 1:end], table)
+        card = clause.card()
+        if clause.words and english(clause.words[0], FRENCH_WORDS) == "as":
+            clause.words.pop(0)
+        if card in names:
+            raise GrammarError("grammar.card_twice")
+        names[card] = clause.rest_as_name("grammar.expected_name")
+    return words[:at[0]], tuple(sorted(names.items()))
 
 
 # -- French: each French verb or word of a line stands for its English one -------------------------
@@ -141,7 +167,7 @@ FRENCH_WORDS: dict[str, str] = {
     "visible": "face-up", "dessus": "top", "dessous": "bottom", "vers": "to", "main": "hand",
     "champ": "battlefield", "champ-de-bataille": "battlefield", "pile": "stack", "cimetiere": "graveyard",
     "exil": "exile", "bibliotheque": "library", "commandement": "command", "continu": "continuous",
-    "rendant": "returning", "a": "at", "par": "by", "imprimee": "printed",
+    "rendant": "returning", "a": "at", "par": "by", "imprimee": "printed", "nommant": "naming",
 }
 # What a French page offers for each English verb or word (accents as written).
 VERB_SHOWN: dict[str, str] = {
@@ -155,6 +181,7 @@ WORD_SHOWN: dict[str, str] = {
     "bottom": "dessous", "to": "vers", "hand": "main", "battlefield": "champ", "stack": "pile",
     "graveyard": "cimetière", "exile": "exil", "library": "bibliothèque", "command": "commandement",
     "continuous": "continu", "returning": "rendant", "at": "à", "by": "par", "printed": "imprimée",
+    "naming": "nommant",
 }
 _NAME_VERBS = frozenset({"name", "choose"})  # the words after the card are a name, as typed
 
@@ -436,6 +463,8 @@ HELP: tuple[tuple[str, str, str], ...] = (
     ("P unreveal C…", "ana unreveal 2", "the reveal ends (702.2b)"),
     ("P unlook C…", "ben unlook 3", "the look ends (702.2c)"),
     ("P leave [returning C…]", "ana leave returning 6", "P leaves the game; C… go back to their owners (D9)"),
+    ("… naming C [as] NAME", "ana leave naming 5 as Goblin Taskmaster",
+     "after leave, up, a move or damaged: a face-down card of the player who leaves or loses, named as it goes (D12)"),
     ("P shuffle [at N]", "ana shuffle at 12", "the library is cut instead, N cards from the top or at random (701.1b)"),
     ("P damaged N by C", "ben damaged 7 by 10", "commander C dealt P N combat damage; 21 from one loses (903.10a)"),
     ("undo", "undo", "take back the last event"),
@@ -505,6 +534,12 @@ def _suggest(line: str, table: Table) -> Suggestion:
     args = [english(w, FRENCH_WORDS) for w in _english_words(verb, done[2:])]
     if args and args[-1] == "via":
         return _starting("via", prefix, VIAS)
+    if "naming" in args:  # `… naming C [as] NAME`: a card, then its name
+        after = done[2 + len(args) - args[::-1].index("naming"):]
+        if not after:
+            return Suggestion("card", prefix)
+        name = after[2:] if len(after) > 1 and english(after[1], FRENCH_WORDS) == "as" else after[1:]
+        return Suggestion("name", " ".join([*name, prefix]).strip())
     if "as" in args and verb != "pentaland":  # the name runs to the end of the line
         return Suggestion("name", " ".join([*done[2 + args.index("as") + 1:], prefix]).strip())
     if verb in _CARD_VERBS and not args:
@@ -512,7 +547,7 @@ def _suggest(line: str, table: Table) -> Suggestion:
     if verb in ("name", "choose"):
         return Suggestion("name", " ".join([*done[3:], prefix]).strip())
     if verb == "leave":
-        return Suggestion("card", prefix) if args else _starting("word", prefix, ("returning",))
+        return Suggestion("card", prefix) if args else _starting("word", prefix, ("returning", "naming"))
     if verb == "shuffle":
         return Suggestion("count", prefix) if args else _starting("word", prefix, ("at",))
     if verb == "move":

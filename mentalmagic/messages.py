@@ -472,6 +472,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "grammar.top_bottom": N_("top or bottom is for a card put into the library"),
     "grammar.where_to": N_("expected where to: {zones}"),
     "grammar.leave_extra": N_("unexpected '{word}': `leave` takes only `returning CARDS…`"),
+    "grammar.naming_here": N_("`naming C NAME` names the face-down cards of a player who leaves or loses: after "
+                              "`leave`, `up`, a move or `damaged` only"),
     "grammar.at_n": N_("expected `at N`: the cut, N cards from the top"),
     "grammar.shuffle_extra": N_("unexpected '{word}': `shuffle` takes only `at N`"),
     "grammar.damaged": N_("expected `damaged N by C`: N combat damage (1 to 1000) dealt by commander C"),

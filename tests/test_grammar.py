@@ -233,7 +233,7 @@ def test_a_card_is_its_handle_or_its_id():
     ("ana reveal 2 c", "card", "c", ("continuous",)),
     ("ben look 1 ", "card", "", ()),
     ("ben unlook ", "card", "", ()),
-    ("ana leave ", "word", "", ("returning",)),
+    ("ana leave ", "word", "", ("returning", "naming")),
     ("ana leave returning ", "card", "", ()),
     ("ana shuffle ", "word", "", ("at",)),
     ("ana shuffle at ", "count", "", ()),

@@ -4,7 +4,7 @@ battlefield under D12; 903.10a's commander damage, "recorded like D8") and a los
 face-down card causes (D8 inside D9). In each, the leaver's face-down permanents and spells that leave
 with them are revealed as they go and named by them (D12: 705.4, 705.4a), from the action's ``names``;
 one missing is refused with ``fields.names.<card>``, a wrong one with 704.1's refusal, nothing applied.
-The core tier: cards of tests/minipool.py.
+The judge's line says them with `naming C [as] NAME`. The core tier: cards of tests/minipool.py.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pytest
 from test_ledger import ANA, BOB, CID, TWO, Table
 from test_ledger_commander import CommanderTable
 
-from mentalmagic import errors
+from mentalmagic import errors, grammar
+from mentalmagic.actions import decide
 from mentalmagic.game import Player, replay, undo
 
 THREE = (*TWO, Player(CID, "Cid"))
@@ -137,3 +138,36 @@ def test_d9_what_a_leaver_took_out_of_the_game_stays_out_when_the_player_they_co
     assert "c2" in e.data["removed"] and "c2" not in e.data["game_loss"]["exiled"]
     assert t.card("c2").zone == "removed" and t.state.players[ANA].status == "lost"
     assert replay(t.setup, t.events).snapshot() == t.state.snapshot()
+
+
+# -- the judge's line (the CLI's `game do`, the console): `… naming C [as] NAME` ----------------------
+@pytest.mark.parametrize("line", ["ana up 1 naming 2 as Goblin Taskmaster",
+                                  "ana retourne 1 nommant 2 comme Goblin Taskmaster"])
+def test_the_judges_line_names_a_losers_face_down_cards_as_they_go_d12(finder, line):
+    t, leaver, _, morph, leaving, _ = _turned_up_d8(finder)
+    command = grammar.parse(line, grammar.Table.of(t.setup))
+    assert command.names == ((morph, "Goblin Taskmaster"),)
+    event = decide(t.state, t.setup, t.finder, command, None, is_judge=True)
+    assert leaving(event)["namings"][morph]["name"] == "Goblin Taskmaster" and event.data["game_loss"]["player"] == ANA
+
+
+def test_naming_follows_only_an_action_by_which_a_player_may_leave(finder):
+    t = Table(finder, BOLT, players=THREE)
+    with pytest.raises(grammar.GrammarError) as info:
+        grammar.parse("ana draw 1 naming 1 as Goblin Taskmaster", grammar.Table.of(t.setup))
+    assert info.value.said.code == "grammar.naming_here"
+
+
+def test_through_the_api_a_loss_asks_for_the_losers_names_then_takes_them_from_the_line(client):
+    game = client.post("/api/v1/games", json={"players": [{"name": "Ana"}, {"name": "Ben"}, {"name": "Cid"}],
+                                              "library": [LIONS, BOLT], "shuffle": False}).get_json()
+    line = f"/api/v1/games/{game['id']}/line"
+    judge = {"Authorization": f"Bearer {game['judge_token']}"}
+    for said in ("ana draw 2", "ana play 1 via morph", "ana play 2 via morph"):
+        assert client.post(line, headers=judge, json={"line": said}).status_code == 200
+    bolt = next(c["id"] for c in client.get(f"/api/v1/games/{game['id']}", headers=judge).get_json()["cards"]
+                if c["printed"] == BOLT)
+    asked = client.post(line, headers=judge, json={"line": "ana up 1"})
+    assert asked.status_code == 409 and list(asked.get_json()["error"]["fields"]["names"]) == [bolt]
+    lost = client.post(line, headers=judge, json={"line": "ana up 1 naming 2 as Goblin Taskmaster"}).get_json()
+    assert lost["event"]["data"]["game_loss"]["namings"][bolt]["name"] == "Goblin Taskmaster"
