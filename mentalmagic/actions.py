@@ -158,9 +158,10 @@ class _Context:
         """What happens as ``pid`` leaves the game, whichever way (leave_game, a D8 loss, 903.10a):
         what goes with them (800.4a, D9: departure); their face-down permanents and spells that
         leave with them or are exiled (not those ``returned``), revealed as they go and named by
-        them, their controller (D12: 705.4, 705.4a; ``names`` of the action); and, when no legal
-        name is left for such a card another player played face down, that player's loss (D8),
-        who leaves the same way in turn."""
+        their controller, the leaver or whoever controls a card the leaver owns (D12: 705.4,
+        705.4a; ``names`` of the action); and, when no legal name is left for such a card another
+        player played face down, that player's loss (D8), who leaves the same way in turn. Two such
+        losses are chained: the second is the first's last ``game_loss``."""
         before = gone or _Gone()
         out = self.departure(pid, returned, exiled_not=before.removed)
         gone = _Gone(before.players | {pid}, before.removed | set(out["removed"]),
@@ -172,17 +173,24 @@ class _Context:
                     or c.commander_of or c.named_as:
                 continue
             revealed.append(cid)
+            namer = c.controller if c.controller not in gone.players and self.state.in_game(c.controller) else pid
             try:
-                naming, lost = self.face_up_naming(c, self.names.get(cid), "effect", namer=pid, gone=gone)
+                naming, lost = self.face_up_naming(c, self.names.get(cid), "effect", namer=namer, gone=gone)
             except NameRequired as e:
                 if "names" in (e.fields or {}):  # a card of the player this one costs the game (D8): said so
                     raise
-                raise NameRequired(e.said, rule=e.rule, fields={"names": {cid: [say("field.required")]}}) from None
+                said = Message("name.required_leaving", {**e.said.params, "card": cid})  # which card: D12
+                raise NameRequired(said, rule=e.rule, fields={"names": {cid: [say("field.required")]}}) from None
             if naming:
                 namings[cid] = naming
-            elif lost and loss is None:
-                loss = lost
-                gone = _Gone(gone.players | {lost["player"]}, gone.removed | set(lost["removed"]), gone.settled)
+            elif lost:
+                if loss is None:
+                    loss = lost
+                else:
+                    list(_chain(loss))[-1]["game_loss"] = lost
+                for d in _chain(lost):
+                    gone = _Gone(gone.players | {d["player"]}, gone.removed | set(d["removed"]),
+                                 gone.settled | set(d["removed"]) | set(d["exiled"]))
         if revealed:
             out["revealed"], out["namings"] = revealed, namings
         if loss:
@@ -209,6 +217,13 @@ class _Context:
         if returned:
             out["returned"] = list(returned)
         return out
+
+
+def _chain(loss: dict):
+    """A game loss and the losses it caused in turn (their ``game_loss``), in order."""
+    while loss:
+        yield loss
+        loss = loss.get("game_loss")
 
 
 @dataclass(frozen=True)

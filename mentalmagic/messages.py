@@ -290,6 +290,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "namer.own_or_control_choice": N_("a player names only cards they own or control (or, with choice, a card an "
                                       "effect has them choose among cards revealed to them, 705.5)"),
     "name.required_face_up": N_("name this card as it turns face up; {advice}"),
+    "name.required_leaving": N_("name card {card} as it turns face up, leaving the game with its owner or "
+                                "controller (D12); {advice}"),
     "name.required": N_("name this card: {why} is named first"),
     "library.no_printed": N_("no card printed '{printed}' is in the library"),
     "library.no_printed.field": N_("not in the library"),

@@ -10,7 +10,7 @@ The judge's line says them with `naming C [as] NAME`. The core tier: cards of te
 from __future__ import annotations
 
 import pytest
-from test_ledger import ANA, BOB, CID, TWO, Table
+from test_ledger import ANA, BOB, CID, DEE, TWO, Table
 from test_ledger_commander import CommanderTable
 
 from mentalmagic import errors, grammar
@@ -137,6 +137,35 @@ def test_d9_what_a_leaver_took_out_of_the_game_stays_out_when_the_player_they_co
     e = t.do(BOB, type="leave_game")
     assert "c2" in e.data["removed"] and "c2" not in e.data["game_loss"]["exiled"]
     assert t.card("c2").zone == "removed" and t.state.players[ANA].status == "lost"
+    assert replay(t.setup, t.events).snapshot() == t.state.snapshot()
+
+
+def test_d12_a_card_the_leaver_owns_and_another_controls_is_named_by_its_controller(finder):
+    """D12: "its controller names it"; Ana's morph that Bob controls leaves the game with her (800.4a),
+    and Bob, still in the game, names it."""
+    t = Table(finder, BOLT, players=THREE)
+    t.draw(ANA)
+    t.morph(ANA, "c1")
+    t.do(None, judge=True, type="move", card="c1", to="battlefield", player=BOB)
+    err = t.refused(ANA, errors.WrongNamer, type="leave_game", names={"c1": "Goblin Taskmaster"})
+    assert err.rule == "705.4"
+    e = t.do(None, judge=True, type="leave_game", player=ANA, names={"c1": "Goblin Taskmaster"})
+    assert e.data["removed"] == ["c1"] and e.data["namings"]["c1"]["player"] == BOB
+    assert ("Goblin Taskmaster", "c1", BOB, None) in t.names()
+
+
+def test_d8_two_players_a_leaver_costs_the_game_both_lose_and_leave(finder):
+    """D8 for each card with no legal name left: Bob leaves with Ana's and Cid's Savannah Lions morphs."""
+    t = Table(finder, LIONS, LIONS, players=(*THREE, Player(DEE, "Dee")))
+    for who, card in ((ANA, "c1"), (CID, "c2")):
+        t.do(who, type="draw", player=who, count=1)
+        t.morph(who, card)
+        t.do(None, judge=True, type="move", card=card, to="battlefield", player=BOB)
+    e = t.do(BOB, type="leave_game")
+    first = e.data["game_loss"]
+    assert (first["player"], first["game_loss"]["player"]) == (ANA, CID)
+    assert [t.state.players[p].status for p in (ANA, BOB, CID, DEE)] == ["lost", "left", "lost", "in_game"]
+    assert {t.card(c).zone for c in ("c1", "c2")} == {"removed"}
     assert replay(t.setup, t.events).snapshot() == t.state.snapshot()
 
 
