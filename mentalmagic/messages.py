@@ -209,6 +209,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "field.required": N_("required"),
     "language": N_("language code: en"),  # the catalogue's own language: which card names to give
     "name.english": N_("{name}"),  # a card name the data lacks in the caller's language: marked so
+    "type.english": N_("{type}"),  # a type line: the card data has them in English only, marked so
     # the command line's own frame (cli/)
     "cli.refused": N_("refused ({rule}): {why}"),
     "cli.did_you_mean": N_(" — did you mean: {names}?"),

@@ -179,8 +179,9 @@ def test_the_look_ups_say_french_names_first(db):
     check = cli(db, "check", "Shock", "Foudre", lang="fr")
     assert "Foudre coûte {R} ; Choc peut se lire {R}" in check, check
     card = cli(db, "card", "feu // glace", lang="fr")
-    assert card.startswith("Feu // Glace  (Fire // Ice)  [split]") and "  Feu: {1}{R}" in card, card
-    assert cli(db, "card", "feu // glace").startswith("Fire // Ice  (Feu // Glace)  [split]")
+    assert card.startswith("Feu // Glace  (Fire // Ice)  [split]") and "  Feu: {1}{R} — Instant (en)" in card, card
+    english = cli(db, "card", "feu // glace")
+    assert english.startswith("Fire // Ice  (Feu // Glace)  [split]") and "  Fire: {1}{R} — Instant\n" in english
     assert cli(db, "card", "Black Lotus", lang="fr").startswith("Black Lotus (en)  [normal]")
     unknown = cli(db, "candidates", "Bonecrusher Giant", lang="fr")
     assert "(cost unknown to the card data: Stomp (en))" in unknown

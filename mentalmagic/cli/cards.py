@@ -115,7 +115,8 @@ def card(ctx, name):
     click.echo(f"{with_other(c.said_name)}  [{c.layout}]")
     for f in c.faces:
         cost = "unknown cost" if f.cost is None else cost_words(f.cost)
-        click.echo(f"  {said(f.said_name)}: {cost} — {f.type_line}")
+        kind = say("type.english", type=f.type_line) if f.type_line else ""  # the data's is English: marked
+        click.echo(f"  {said(f.said_name)}: {cost} — {kind}")
     click.echo("  offers: " + (", ".join(cost_words(x) for x in c.printed_costs) or "nothing known"))
     known = "unknown" if c.color_identity is None else identity_text(c.color_identity)
     click.echo(f"  colour identity: {known}" + ("; can be a commander (903.3)" if can_be_commander(c) else ""))
