@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Protocol
 
 from . import grammar, handles, views
@@ -27,6 +28,7 @@ from .ids import new_id
 from .index import CandidateFinder
 from .messages import say
 from .permissions import Caller, identify, may_ask_about_hand, only_the_judge
+from .pool import said_name
 from .rulesets import DEFAULT_RULES, game_options, game_rules, rule_set, rules_view
 from .series import carried_names
 from .tokens import new_token, token_hash
@@ -214,7 +216,7 @@ def _acted(setup: GameSetup, event: Event, before: GameState, after: GameState, 
            pool) -> dict:
     """An action's answer: its event and the cards it changed, as the caller may see them (D15)."""
     shown = handles.viewer(setup, after, caller)
-    return {"event": views.event_view(event, caller, before, after, setup, said_name(pool)),
+    return {"event": views.event_view(event, caller, before, after, setup, partial(said_name, pool)),
             "cards": [views.card_view(after.cards[cid], caller, pool, shown) for cid in changed]}
 
 
@@ -261,17 +263,6 @@ def with_randomness(command: Command, state: GameState) -> Command:
     return command
 
 
-def said_name(pool) -> Callable[[str], str]:
-    """A name given in a game as its reader's language says it (``CardName``): an event's 704.4 note.
-    Looked up only for an event that has one."""
-
-    def said(name: str) -> str:
-        found = pool.nameables_called(name)
-        return found[0].said_name if found else name
-
-    return said
-
-
 def undo(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
     """Take back the last event (judge only): the state is exactly what it was before it."""
     only_the_judge(caller, "judge_only.undo")
@@ -281,7 +272,7 @@ def undo(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
         _, before = undo_last(game.setup, events)
         game = uow.games.remove_last(game, events[-1], before, now())
         uow.commit()
-    return {"undone": views.event_view(events[-1], caller, said_name=said_name(uow.finder.pool)),
+    return {"undone": views.event_view(events[-1], caller, said_name=partial(said_name, uow.finder.pool)),
             "seq": game.state.seq}
 
 
@@ -351,7 +342,7 @@ def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str, dry_run: 
         if dry_run:
             only_the_judge(caller, "undo")
             last = uow.games.events(game_id)[-1:]
-            shown = views.event_view(last[0], caller, said_name=said_name(uow.finder.pool)) if last else None
+            shown = views.event_view(last[0], caller, said_name=partial(said_name, uow.finder.pool)) if last else None
             return {"dry_run": True, "undone": shown}
         return undo(uow, game_id, caller)
     return preview(uow, game_id, caller, parsed) if dry_run else act(uow, game_id, caller, parsed)
@@ -384,12 +375,12 @@ def events(uow: UnitOfWork, game_id: str, caller: Caller, since: int | None = No
     """The log in order; ``since`` (a seq, exclusive) and ``limit`` page it, unpaged it is whole.
     A player's log is read through the states around each event (D15: replayed)."""
     if caller.is_judge:
-        said = said_name(uow.finder.pool)
+        said = partial(said_name, uow.finder.pool)
         return {"events": [views.event_view(e, caller, said_name=said)
                            for e in uow.games.events(game_id, since, limit)]}
     setup = uow.games.load(game_id).setup
     return {"events": views.player_events(setup, uow.games.events(game_id), caller, since, limit,
-                                          said_name(uow.finder.pool))}
+                                          partial(said_name, uow.finder.pool))}
 
 
 def names(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:

@@ -6,6 +6,8 @@ Core tier: the mini pool's database, the CLI over it."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 import support
 from click.testing import CliRunner
@@ -140,10 +142,10 @@ def test_an_old_events_english_note_and_a_name_without_french_read_in_the_reader
     from mentalmagic.catalogue import text
     from mentalmagic.game import Event
     from mentalmagic.permissions import JUDGE
-    from mentalmagic.services import said_name
+    from mentalmagic.pool import said_name
     from mentalmagic.views import event_view
 
-    said = said_name(mini_db_finder.pool)
+    said = functools.partial(said_name, mini_db_finder.pool)
     old = event_view(Event(3, "name", "p1", {"card": "c1", "name": "Lightning Bolt", "naming": None,
                                              "note": OLD_NOTE}, "704.4"), JUDGE, said_name=said)["data"]
     assert text(old["note"], "fr") == NOTE_FR and text(old["note"], "en") == OLD_NOTE
