@@ -55,6 +55,16 @@ def translations(lang: str | None):
     return Translations.load(str(TRANSLATIONS), [code])
 
 
+def number(n: int, lang: str | None = None) -> str:
+    """``n`` written the way ``lang`` writes it: 34,344 in English, 34 344 in French."""
+    code = primary(lang)
+    if code == ENGLISH:
+        return f"{n:,}"  # no Babel to import for English
+    from babel.numbers import format_decimal
+
+    return format_decimal(n, locale=code)
+
+
 def text(message: Message | str, lang: str | None = None) -> str:
     """``message`` worded in ``lang``."""
     return render(message, translations(lang))

@@ -532,6 +532,70 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "server.headers_too_large": N_("the request's headers are too large"),
     "server.bad_request": N_("the request can't be read"),
     "server.not_implemented": N_("this transfer encoding is not supported"),
+    "server.too_many_connections": N_("this client has too many connections open to the arbiter; close some (one "
+                                      "kept alive is enough) and retry"),
+    # the operator's words: start-up and settings (runtime/, settings.py, cli/), /health, the card source
+    "settings.not_a_number": N_("{setting}={value} is not a number of 0 or more; unset it or fix it"),
+    "settings.shard": N_("{setting}={value} must be 1 to 16 letters or digits"),
+    "settings.storage": N_("{setting}={value}: {why}"),
+    "settings.storage_unopened": N_("{setting}={value} can't be opened ({why})"),
+    "settings.shared_path": N_("shared:// needs the file for the counts: shared:///path/to/file"),
+    "settings.access_log": N_("{setting}={value} can't be opened ({why}): name a file in a directory that exists, "
+                              "'-' or '0'"),
+    "serve.cannot_listen": N_("cannot listen on {host}:{port} ({why}): stop what runs there or choose another --port"),
+    "source.embedded": N_("the embedded snapshot ({path})"),
+    "source.file": N_("the file {path}"),
+    "source.no_card": N_("holds no card"),
+    "source.lacks_used": Nn_("lacks {n} card that stored games use ({cards})",
+                             "lacks {n} cards that stored games use ({cards})"),
+    "cards.importing": N_("importing {source}"),
+    "cards.imported": N_("imported {n} cards from {source}"),
+    "cards.progress": N_("{label}: {n} cards"),
+    "cards.progress_so_far": N_("{label}: {n} cards so far"),
+    "cards.stale_source": N_("the card database holds {stored}, but MENTALMAGIC_CARDS names {source}; run "
+                             "`mentalmagic build-cards` to switch"),
+    "cards.tables_unreadable": N_("the card tables in {path} can't be read ({why})"),
+    "cards.tables_empty": N_("the card tables in {path} are empty"),
+    "cards.tables_mismatch": N_("the card tables in {path} hold {cards} cards and {faces} faces where {n} cards were "
+                                "imported from {source}"),
+    "startup.card_file_unreadable": N_("cannot read the card file {path} ({why}): fix its permissions or point "
+                                       "MENTALMAGIC_CARDS at another copy"),
+    "startup.card_file_empty": N_("the card file {path} is empty: download it again (`mentalmagic download-cards`) "
+                                  "or point MENTALMAGIC_CARDS at a good copy"),
+    "startup.card_file_broken": N_("the card file {path} is truncated or isn't an AtomicCards file ({why}): download "
+                                   "it again (`mentalmagic download-cards`) or point MENTALMAGIC_CARDS at a good copy"),
+    "startup.source_refused": N_("the card file {path} {why}: nothing was replaced; point MENTALMAGIC_CARDS at a "
+                                 "complete AtomicCards file (or the one the games were played with)"),
+    "startup.rebuild_cards": N_("{problem}: rebuild them with `mentalmagic build-cards --force` (same "
+                                "MENTALMAGIC_CARDS)"),
+    "startup.why": N_("{says}: {detail}"),
+    "startup.unwritable.disk_full": N_("the database {path} can't be written ({why}): make room on its disk, or set "
+                                       "MENTALMAGIC_DB to another file"),
+    "startup.unwritable.read_only": N_("the database {path} can't be written ({why}): mount it read-write, or let the "
+                                       "server's user write the file and its directory, or set MENTALMAGIC_DB to "
+                                       "another file"),
+    "startup.unwritable.io_error": N_("the database {path} can't be written ({why}): check the disk (dmesg), or set "
+                                      "MENTALMAGIC_DB to another file"),
+    "startup.unusable": N_("the database {path} can't be used ({why}): {what}"),
+    "startup.quick_check": N_("the database {path} fails PRAGMA quick_check ({why}): {what}"),
+    "startup.restore_or_move_away": N_("restore it from a backup, or move it away to start with an empty one (or set "
+                                       "MENTALMAGIC_DB to another file)"),
+    "startup.restore_or_move": N_("restore it from a backup or move it away"),
+    "storage.writes_fail": N_("{says}: writes to {path} fail; they are refused (503 storage_failed) until the disk "
+                              "takes them again"),
+    "storage.writes_fail_why": N_("{says}: writes to {path} fail ({why}); they are refused (503 storage_failed) "
+                                  "until the disk takes them again"),
+    "storage.mounted_read_only": N_("{path} is mounted read-only"),
+    "storage.not_writable": N_("{path} isn't writable by this user"),
+    "health.no_cards": N_("no card is loaded"),
+    "health.database_gone": N_("the database {path} is gone"),
+    "health.games_unreadable": N_("the games in {path} can't be read ({why})"),
+    "health.card_file_unreadable": N_("the card file {path} can't be read: a restart would fail"),
+    "cli.cards_built": N_("built: {source}"),
+    "cli.cards_current": N_("already current: {source}"),
+    "cli.self_check_ok": N_("ok: {db} holds {n} cards from {source}"),
+    "cli.warning": N_("warning: {why}"),
+    "cli.source_lacks": N_("note: this card source lacks {gaps}"),
     "idempotency.bad_key": N_("the {header} header must be 1 to {n} printable ASCII characters (a UUID will do)"),
     "idempotency.reused": N_("this {header} was used for another request within a day: use a new key for a new one"),
     # mana costs

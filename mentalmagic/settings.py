@@ -11,6 +11,8 @@ import os
 import re
 from dataclasses import dataclass, fields
 
+from .messages import say
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -52,7 +54,8 @@ ENV = {
 
 
 def from_env(environ=None) -> Settings:
-    """The settings the environment gives; a value that isn't a number >= 0 is a ValueError naming it."""
+    """The settings the environment gives; a value that isn't a number >= 0 is a ValueError naming it
+    (its message a code: ``str(e)`` words it in the process's language, the CLI's --lang)."""
     environ = os.environ if environ is None else environ
     values = {}
     for f in fields(Settings):
@@ -68,10 +71,10 @@ def from_env(environ=None) -> Settings:
         except ValueError:
             value = -1
         if value < 0:
-            raise ValueError(f"{ENV[f.name]}={raw!r} is not a number of 0 or more; unset it or fix it")
+            raise ValueError(say("settings.not_a_number", setting=ENV[f.name], value=repr(raw)))
         values[f.name] = value
     if not re.fullmatch(r"[A-Za-z0-9]{0,16}", values.get("shard", "")):  # it goes into every game's URL
-        raise ValueError(f"MENTALMAGIC_SHARD={values['shard']!r} must be 1 to 16 letters or digits")
+        raise ValueError(say("settings.shard", setting=ENV["shard"], value=repr(values["shard"])))
     return Settings(**values)
 
 

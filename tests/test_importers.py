@@ -270,7 +270,7 @@ def test_the_stored_default_is_not_stale_while_the_setting_is_unset(tmp_path, mo
     assert ensure_cards(db_path) is False
     assert stale_source(db_path) is None
     monkeypatch.setenv("MENTALMAGIC_CARDS", str(write(tmp_path / "b.json", TINY)))
-    assert "MENTALMAGIC_CARDS names" in stale_source(db_path)
+    assert "MENTALMAGIC_CARDS names" in str(stale_source(db_path))
 
 
 def test_a_playgroups_edited_ban_list_is_data_not_code(pool, tmp_path, monkeypatch):

@@ -84,11 +84,16 @@ def test_an_actions_count_out_of_range_is_worded_in_french(client):
     assert fr["field_codes"]["count"][0]["params"] == {"min": 1, "max": 500}
 
 
+@pytest.fixture(autouse=True)
+def english_after():
+    yield
+    use_translations(None)  # the CLI's --lang is the process's language: the next test's is English again
+
+
 @pytest.fixture
 def cli_db(tmp_path, mini_card_db_path, mini_db_finder, monkeypatch):
     support.cli_over_session_pool(monkeypatch, mini_db_finder.pool, mini_db_finder)
-    yield support.fresh_games_db(mini_card_db_path, tmp_path / "cli.sqlite")
-    use_translations(None)  # --lang is the process's language: the next test's is English again
+    return support.fresh_games_db(mini_card_db_path, tmp_path / "cli.sqlite")
 
 
 def _cli(db, *args, env=None):
@@ -200,3 +205,102 @@ def test_the_cli_log_and_export_word_the_note_in_lang_fr_old_events_too(cli_db, 
 
     stored = sqlite3.connect(cli_db).execute("select data from events where game_id = ? order by seq desc", [game])
     assert json.loads(stored.fetchone()[0])["note"] == OLD_NOTE  # the second round read the old text
+
+
+# -- 3. the operator's words: settings and start-up refusals, /health, too many connections -----------
+def test_a_bad_setting_and_a_start_up_refusal_are_one_line_in_the_clis_language(tmp_path):
+    db = tmp_path / "arbiter.sqlite"
+    bad = {"MENTALMAGIC_RATE_LIMIT": "lots"}
+    french = _cli(db, "--lang", "fr", "serve", "--port", "0", env=bad)
+    assert french.exit_code == 1
+    assert french.stderr == ("Error: MENTALMAGIC_RATE_LIMIT='lots' n’est pas un nombre supérieur ou égal à 0 ; "
+                             "retirez-le ou corrigez-le\n")
+    english = _cli(db, "serve", "--port", "0", env=bad)
+    assert english.stderr == "Error: MENTALMAGIC_RATE_LIMIT='lots' is not a number of 0 or more; unset it or fix it\n"
+    empty = tmp_path / "AtomicCards.json"
+    empty.write_bytes(b"")
+    cards = {"MENTALMAGIC_CARDS": str(empty)}
+    refused = _cli(db, "self-check", env={**cards, "MENTALMAGIC_LANG": "fr"})
+    assert refused.exit_code == 1 and refused.stderr.startswith(f"Error: le fichier de cartes {empty} est vide : ")
+    _no_english(refused.stderr, "download it again")
+    assert f"the card file {empty} is empty: download it again" in _cli(db, "self-check", env=cards).stderr
+
+
+@pytest.fixture
+def health_app(tmp_path, mini_card_db_path, mini_db_finder):
+    from mentalmagic.runtime import Runtime
+    from mentalmagic.settings import Settings
+    from mentalmagic.web import create_app
+
+    db = support.fresh_games_db(mini_card_db_path, tmp_path / "health.sqlite")
+    return db, create_app({"DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=mini_db_finder.pool,
+                                                                   finder=mini_db_finder),
+                           "SETTINGS": Settings(rate_limit=0, games_per_hour=0, access_log="0", health_interval=0)})
+
+
+def test_health_words_its_reasons_and_its_source_in_the_language_asked(health_app, mini_db_finder):
+    from mentalmagic.web import schemas
+
+    db, app = health_app
+    client = app.test_client()
+    source = mini_db_finder.pool.info.source  # the mini pool's file: an absolute path, as any file source
+    ok = client.get(f"{API}/health", headers=FR).get_json()
+    assert ok["source"] == source and ok["source_label"] == f"le fichier {source}"
+    assert client.get(f"{API}/health").get_json()["source_label"] == f"the file {source}"
+    db.unlink()
+    r = client.get(f"{API}/health?lang=fr")
+    body = r.get_json()
+    assert r.status_code == 503 and schemas.HealthOut().validate(body) == {}
+    assert body["reasons"] == [f"la base {db} a disparu"]
+    assert body["reason_codes"] == [{"message_code": "health.database_gone", "params": {"path": str(db)}}]
+    english = client.get(f"{API}/health").get_json()
+    assert english["reasons"] == [f"the database {db} is gone"] and english["reason_codes"] == body["reason_codes"]
+
+
+@pytest.mark.parametrize("request_, says", [
+    (b"GET /api/v1/health?lang=fr HTTP/1.1\r\nHost: arbiter\r\n\r\n", "ce client a trop de connexions ouvertes"),
+    (b"GET /api/v1/health HTTP/1.1\r\nHost: arbiter\r\nAccept-Language: fr-CA,fr;q=0.9\r\n\r\n",
+     "ce client a trop de connexions ouvertes"),
+    (b"GET /api/v1/health HTTP/1.1\r\nHost: arbiter\r\naccept-language: de\r\n\r\n",
+     "this client has too many connections open"),
+    (b"", "this client has too many connections open"),  # nothing sent yet: never waited for
+])
+def test_too_many_connections_is_worded_from_the_raw_request_before_the_app(request_, says):
+    import json
+    import socket
+
+    from mentalmagic.web.fairness import refusal_for
+
+    server, client = socket.socketpair()
+    try:
+        client.sendall(request_)
+        server.setblocking(False)  # as the refusing channel has it
+        head, _, body = refusal_for(server).partition(b"\r\n\r\n")
+    finally:
+        server.close()
+        client.close()
+    assert head.startswith(b"HTTP/1.1 503") and f"Content-Length: {len(body)}".encode() in head
+    error = json.loads(body)["error"]
+    assert error["code"] == "too_many_connections" and error["message"].startswith(says)
+    assert error["message_code"] == "server.too_many_connections"
+
+
+# -- 4. the card source's label -------------------------------------------------------------------
+def test_the_lookup_page_and_the_cli_word_the_card_source(health_app, mini_db_finder, cli_db):
+    from pathlib import Path
+
+    from mentalmagic.catalogue import text
+    from mentalmagic.runtime import source_said
+
+    _, app = health_app
+    client = app.test_client()
+    name = Path(mini_db_finder.pool.info.source).name
+    assert f"le fichier {name}</strong>" in client.get("/", headers=FR).get_data(as_text=True)
+    assert f"the file {name}</strong>" in client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    embedded = source_said("embedded: cards/AtomicCards.json.xz")
+    assert text(embedded, "fr") == "l’instantané embarqué (cards/AtomicCards.json.xz)"
+    assert text(embedded, "en") == "the embedded snapshot (cards/AtomicCards.json.xz)"
+    ok = _cli(cli_db, "--lang", "fr", "self-check", env={"MENTALMAGIC_CARDS": mini_db_finder.pool.info.source})
+    assert ok.exit_code == 0, ok.output
+    assert ok.stdout == (f"ok : {cli_db} contient {len(mini_db_finder.pool)} cartes ; "
+                         f"source : le fichier {mini_db_finder.pool.info.source}\n")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..catalogue import primary
+from ..catalogue import primary, translations
 from ..errors import ArbiterError
 from ..messages import ENGLISH, said, say
 from ..pool import said_name
@@ -68,10 +68,11 @@ def runtime(ctx: click.Context, lacks_note: bool = True):
         except (OSError, ValueError) as e:  # a bad MENTALMAGIC_CARDS or MENTALMAGIC_BANLIST
             fail(e)
         if warning:
-            click.echo(f"warning: {warning}", err=True)
+            click.echo(say("cli.warning", why=warning), err=True)
         # a look-up's answer may depend on it (a game's moves don't): said once a day, or on --verbose
         if rt.pool.info.lacks and lacks_note and (obj.get("verbose") or _note_due(obj["db"])):
-            click.echo(f"note: this card source lacks {'; '.join(rt.pool.info.lacks)}", err=True)
+            said = translations(obj.get("lang")).gettext  # the known gaps are the catalogue's (web/pages.py)
+            click.echo(say("cli.source_lacks", gaps="; ".join(said(gap) for gap in rt.pool.info.lacks)), err=True)
     return obj["runtime"]
 
 

@@ -10,7 +10,9 @@ import click
 
 from ..carddata import source_from_env
 from ..carddata.download import DEFAULT_URL, download, download_url
-from ..runtime import CARD_FILE_ERRORS, ensure_cards
+from ..catalogue import number
+from ..messages import say
+from ..runtime import CARD_FILE_ERRORS, ensure_cards, source_said
 from ..storage import connect
 from .context import fail
 
@@ -40,7 +42,7 @@ def build(ctx, source_path, force):
     except CARD_FILE_ERRORS as e:  # a truncated or garbage file: say which, never "Aborted!"
         fail(OSError(f"cannot import {source_path or os.environ.get('MENTALMAGIC_CARDS') or 'the card source'}: "
                      f"{' '.join(str(e).split()) or type(e).__name__}"))
-    click.echo(("built" if built else "already current") + f": {source.label}")
+    click.echo(say("cli.cards_built" if built else "cli.cards_current", source=source_said(source.label)))
 
 
 @click.command("download-cards")
@@ -79,7 +81,8 @@ def self_check(ctx):
         rt = checked_runtime(ctx.obj["db"])
     except StartupError as e:
         raise click.ClickException(str(e)) from None
-    click.echo(f"ok: {ctx.obj['db']} holds {len(rt.pool):,} cards from {rt.pool.info.source}")
+    click.echo(say("cli.self_check_ok", db=str(ctx.obj["db"]), n=number(len(rt.pool), ctx.obj.get("lang")),
+                   source=source_said(rt.pool.info.source)))
 
 
 COMMANDS = (init_db, build, download_cards, self_check)

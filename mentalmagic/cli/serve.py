@@ -11,6 +11,7 @@ import webbrowser
 
 import click
 
+from ..messages import say
 from ..runtime import load_frozen
 
 
@@ -61,8 +62,8 @@ def serve(ctx, host, port, server, workers, threads, open_browser):
     try:
         serving.serve(app, server, host, port, workers, threads, on_ready=ready)
     except OSError as e:  # the port is taken, or the address isn't this machine's
-        raise click.ClickException(f"cannot listen on {host}:{port} ({e.strerror or e}): "
-                                   "stop what runs there or choose another --port") from None
+        raise click.ClickException(str(say("serve.cannot_listen", host=host, port=port, why=e.strerror or str(e)))) \
+            from None
 
 
 def open_when_listening(host: str, port: int, limit: float = 30.0) -> bool:

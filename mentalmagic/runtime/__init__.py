@@ -18,9 +18,10 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..carddata import Source, source_from_env
+from ..carddata import EMBEDDED_LABEL, Source, source_from_env
 from ..cards import Card
 from ..index import CandidateFinder
+from ..messages import Message, say
 from ..pool import CardPool
 from ..storage import connect
 from ..storage.carddb import SourceRefused, build_cards, is_current, read_finder, stored_source
@@ -79,10 +80,10 @@ def terminal_progress(label: str, every: float = 2.0):
         count += n
         if tty:
             if count % 1000 == 0:
-                print(f"\r{label}: {count} cards", end="", file=sys.stderr, flush=True)
+                print("\r" + str(say("cards.progress", label=label, n=count)), end="", file=sys.stderr, flush=True)
         elif time.monotonic() - last >= every:
             last = time.monotonic()
-            print(f"{label}: {count} cards so far", file=sys.stderr, flush=True)
+            print(str(say("cards.progress_so_far", label=label, n=count)), file=sys.stderr, flush=True)
 
     return tick
 
@@ -96,9 +97,9 @@ def ensure_cards(db_path: Path, source: Source | None = None, *, force: bool = F
     try:
         if not force and is_current(db, source):
             return False
-        tick = terminal_progress(f"importing {source.label}")
+        tick = terminal_progress(str(say("cards.importing", source=source_said(source.label))))
         n = build_cards(db, source, tick, keep)
-        print(f"\rimported {n} cards from {source.label}", file=sys.stderr)
+        print("\r" + str(say("cards.imported", n=n, source=source_said(source.label))), file=sys.stderr)
         return True
     finally:
         db.conn.close()
@@ -124,6 +125,20 @@ def open_runtime(db_path: Path, source: Source | None = None, *, rebuild: bool =
     return Runtime(db_path=db_path, pool=finder.pool, finder=finder)
 
 
+_EMBEDDED = EMBEDDED_LABEL.split(" ", 1)[0] + " "  # "embedded: ", then the file's path in the checkout
+
+
+def source_said(label: str, short: bool = False) -> Message | str:
+    """A card source's label as stored (``card_source.label``, ``PoolInfo.source``: English, the
+    embedded snapshot's or a file's path) as a message the reader's language words, the path in it as
+    it is (``short``: a file by its name alone, as the page shows it). A label of another kind as it is."""
+    if label.startswith(_EMBEDDED):
+        return say("source.embedded", path=label[len(_EMBEDDED):])
+    if os.path.isabs(label):
+        return say("source.file", path=Path(label).name if short else label)
+    return label
+
+
 def has_cards(db_path: Path) -> bool:
     db = connect(db_path)
     try:
@@ -132,7 +147,7 @@ def has_cards(db_path: Path) -> bool:
         db.conn.close()
 
 
-def stale_source(db_path: Path, source: Source | None = None) -> str | None:
+def stale_source(db_path: Path, source: Source | None = None) -> Message | None:
     """A warning when the stored cards come from another source than the setting names."""
     source = source or source_from_env()
     db = connect(db_path)
@@ -141,14 +156,14 @@ def stale_source(db_path: Path, source: Source | None = None) -> str | None:
     finally:
         db.conn.close()
     if stored and stored["signature"] != source.signature:
-        return (f"the card database holds {stored['label']}, but MENTALMAGIC_CARDS names {source.label}; "
-                "run `mentalmagic build-cards` to switch")
+        return say("cards.stale_source", stored=source_said(stored["label"]), source=source_said(source.label))
     return None
 
 
 # -- the self-check at start, and /health after it ---------------------------------------------
 class StartupError(Exception):
-    """Why the arbiter won't start: one line naming the file and what to do about it."""
+    """Why the arbiter won't start: one line naming the file and what to do about it, a message
+    (``str(e)`` words it in the process's language: the CLI's --lang)."""
 
 
 # What reading a broken card file raises: truncated (EOFError), not xz/gzip, not JSON, not AtomicCards.
@@ -167,42 +182,38 @@ def check_card_file(source: Source) -> None:
         with open(source.path, "rb") as fh:
             empty = not fh.read(1)
     except OSError as e:
-        raise StartupError(f"cannot read the card file {source.path} ({e.strerror}): "
-                           "fix its permissions or point MENTALMAGIC_CARDS at another copy") from None
+        raise StartupError(say("startup.card_file_unreadable", path=str(source.path), why=e.strerror or str(e))) \
+            from None
     if empty:
-        raise StartupError(f"the card file {source.path} is empty: download it again "
-                           "(`mentalmagic download-cards`) or point MENTALMAGIC_CARDS at a good copy")
+        raise StartupError(say("startup.card_file_empty", path=str(source.path)))
 
 
 # What to do about a database the disk won't let us write, by kind (storage/failures.py)
-_UNWRITABLE_FIX = {"disk_full": "make room on its disk",
-                   "read_only": "mount it read-write, or let the server's user write the file and its directory",
-                   "io_error": "check the disk (dmesg)"}
+_UNWRITABLE = {"disk_full": "startup.unwritable.disk_full", "read_only": "startup.unwritable.read_only",
+               "io_error": "startup.unwritable.io_error"}
 
 
-def unwritable(db_path: Path, kind: str, detail: str) -> StartupError:
+def unwritable(db_path: Path, kind: str, detail: str | Message) -> StartupError:
     """The one line refusing a database the disk won't let us write (never "restore a backup": the
     file is fine, where it lies is not)."""
-    why = detail if kind == "read_only" else f"{SAYS[kind]}: {detail}"  # read-only: the detail says it
-    return StartupError(f"the database {db_path} can't be written ({why}): "
-                        f"{_UNWRITABLE_FIX[kind]}, or set MENTALMAGIC_DB to another file")
+    why = detail if kind == "read_only" else say("startup.why", says=SAYS[kind], detail=detail)  # read-only: it says
+    return StartupError(say(_UNWRITABLE[kind], path=str(db_path), why=why))
 
 
-def _refusal(db_path: Path, e: sqlite3.DatabaseError, what: str) -> StartupError:
+def _refusal(db_path: Path, e: sqlite3.DatabaseError, what: Message) -> StartupError:
     """The line for a database SQLite can't use: the disk's fault (WAL can't open its -shm on a
     read-only mount) or the file's."""
     kind, where = kind_of(e), read_only(db_path)
     if kind or where:
         return unwritable(db_path, "read_only" if where else kind, where or _one_line(e))
-    return StartupError(f"the database {db_path} can't be used ({_one_line(e)}): {what}")
+    return StartupError(say("startup.unusable", path=str(db_path), why=_one_line(e), what=what))
 
 
 def check_database(db_path: Path) -> None:
     """An existing database file is SQLite and passes PRAGMA quick_check."""
     if not db_path.exists():
         return  # a first start creates it
-    what = ("restore it from a backup, or move it away to start with an empty one "
-            "(or set MENTALMAGIC_DB to another file)")
+    what = say("startup.restore_or_move_away")
     try:
         conn = sqlite3.connect(str(db_path), timeout=30)
         try:
@@ -212,10 +223,10 @@ def check_database(db_path: Path) -> None:
     except sqlite3.DatabaseError as e:
         raise _refusal(db_path, e, what) from None
     if rows != ["ok"]:
-        raise StartupError(f"the database {db_path} fails PRAGMA quick_check ({_one_line(rows[0])}): {what}")
+        raise StartupError(say("startup.quick_check", path=str(db_path), why=_one_line(rows[0]), what=what))
 
 
-def card_table_problem(db_path: Path) -> str | None:
+def card_table_problem(db_path: Path) -> Message | None:
     """Why the card tables don't hold what their import recorded, or None when they do."""
     conn = sqlite3.connect(str(db_path), timeout=30)
     try:
@@ -223,14 +234,14 @@ def card_table_problem(db_path: Path) -> str | None:
         cards = conn.execute("select count(*) from cards").fetchone()[0]
         faces = conn.execute("select count(*) from faces").fetchone()[0]
     except sqlite3.DatabaseError as e:
-        return f"the card tables in {db_path} can't be read ({_one_line(e)})"
+        return say("cards.tables_unreadable", path=str(db_path), why=_one_line(e))
     finally:
         conn.close()
     if stored is None:
-        return f"the card tables in {db_path} are empty"
+        return say("cards.tables_empty", path=str(db_path))
     if cards != stored[0] or (cards and not faces) or not cards:
-        return (f"the card tables in {db_path} hold {cards:,} cards and {faces:,} faces "
-                f"where {stored[0]:,} cards were imported from {stored[1]}")
+        return say("cards.tables_mismatch", path=str(db_path), cards=cards, faces=faces, n=stored[0],
+                   source=source_said(stored[1]))
     return None
 
 
@@ -248,24 +259,20 @@ def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         ensure_cards(db_path, source, keep=built)
     except sqlite3.DatabaseError as e:
-        raise _refusal(db_path, e, "restore it from a backup or move it away") from None
+        raise _refusal(db_path, e, say("startup.restore_or_move")) from None
     except OSError as e:  # the directory can't be made
         if kind_of(e) is None:
             raise
         raise unwritable(db_path, kind_of(e), _one_line(e)) from None
     except SourceRefused as e:  # checked before anything was replaced: the tables are as they were
-        raise StartupError(f"the card file {source.path or source.label} {e}: nothing was replaced; point "
-                           "MENTALMAGIC_CARDS at a complete AtomicCards file (or the one the games were played "
-                           "with)") from None
+        raise StartupError(say("startup.source_refused", path=str(source.path or source.label), why=e.args[0])) \
+            from None
     except CARD_FILE_ERRORS as e:
-        where = source.path or source.label
-        raise StartupError(f"the card file {where} is truncated or isn't an AtomicCards file ({_one_line(e)}): "
-                           "download it again (`mentalmagic download-cards`) or point MENTALMAGIC_CARDS "
-                           "at a good copy") from None
+        raise StartupError(say("startup.card_file_broken", path=str(source.path or source.label),
+                               why=_one_line(e))) from None
     problem = card_table_problem(db_path)
     if problem:
-        raise StartupError(f"{problem}: rebuild them with `mentalmagic build-cards --force` "
-                           "(same MENTALMAGIC_CARDS)")
+        raise StartupError(say("startup.rebuild_cards", problem=problem))
     refused = probe(db_path)  # read-only file or mount, a full disk: every write would fail
     if refused:
         raise unwritable(db_path, *refused)
@@ -285,21 +292,21 @@ class HealthCheck:
         self._lock = threading.Lock()
         self._at, self._problems = float("-inf"), []
 
-    def problems(self) -> list[str]:
+    def problems(self) -> list[Message]:
         with self._lock:
             if time.monotonic() - self._at >= self.interval:
                 self._problems = self._check()
                 self._at = time.monotonic()
             return list(self._problems)
 
-    def _check(self) -> list[str]:
+    def _check(self) -> list[Message]:
         problems = []
         if not len(self.rt.pool):
-            problems.append("no card is loaded")
+            problems.append(say("health.no_cards"))
         if getattr(self.rt.games, "failed", None):  # the disk failed a sync: no more writes (storage/durable.py)
             problems.append(self.rt.games.failed)
         if not self.rt.db_path.exists():
-            return [*problems, f"the database {self.rt.db_path} is gone"]
+            return [*problems, say("health.database_gone", path=str(self.rt.db_path))]
         table_problem = card_table_problem(self.rt.db_path)  # also fails on a file that isn't a database
         if table_problem:
             problems.append(table_problem)
@@ -309,12 +316,12 @@ class HealthCheck:
                 conn.execute("select 1 from games limit 1").fetchall()
                 label = conn.execute("select label, signature from card_source where id = 1").fetchone()
             except sqlite3.DatabaseError as e:
-                problems.append(f"the games in {self.rt.db_path} can't be read ({_one_line(e)})")
+                problems.append(say("health.games_unreadable", path=str(self.rt.db_path), why=_one_line(e)))
                 label = None
             finally:
                 conn.close()
             if label and label[1].startswith("file:") and not os.access(label[0], os.R_OK):
-                problems.append(f"the card file {label[0]} can't be read: a restart would fail")
+                problems.append(say("health.card_file_unreadable", path=label[0]))
         refused = probe(self.rt.db_path)
         if refused:
             self.trouble.failed(*refused, log=lambda line: None)  # a failing probe is no request's: not logged

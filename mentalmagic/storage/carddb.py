@@ -21,6 +21,7 @@ from ..cards import Card, card_from_record
 from ..formats import BanList
 from ..index import CandidateFinder
 from ..mana import ManaCost
+from ..messages import say
 from ..pool import CardPool, PoolInfo
 from . import connect, transaction
 
@@ -94,14 +95,14 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None, keep: 
                           f.get("power"), f.get("toughness"), f.get("loyalty"), f.get("defense"),
                           dumped(f.get("colors"))))
     if not cards:
-        raise SourceRefused("holds no card")
+        raise SourceRefused(say("source.no_card"))
     known = {name.casefold() for name, *_ in cards} | {f[2].casefold() for f in faces}
     with transaction(db):  # all or nothing: a failed import leaves the old pool in place
         # checked in the transaction that replaces them: no game can start meanwhile with a card it lacks
         missing = sorted(n for n in cards_in_use(db) if n.casefold() not in known)
         if missing:
-            raise SourceRefused(f"lacks {len(missing):,} card{'s' if len(missing) > 1 else ''} that stored games "
-                                f"use ({', '.join(missing[:5])}{', …' if len(missing) > 5 else ''})")
+            shown = missing[:5] + ["…"] * (len(missing) > 5)
+            raise SourceRefused(say("source.lacks_used", n=len(missing), cards=shown))
         db.execute("delete from faces")
         db.execute("delete from cards")
         # Plain executemany: the tables are fixed by schema.sql, and it inserts ~70k rows

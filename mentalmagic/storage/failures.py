@@ -18,11 +18,14 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..messages import Message, say
+
 # SQLite's primary result codes (the low byte of an extended one) and errnos that mean the disk
 KINDS = {sqlite3.SQLITE_FULL: "disk_full", sqlite3.SQLITE_READONLY: "read_only", sqlite3.SQLITE_IOERR: "io_error"}
 ERRNOS = {errno.ENOSPC: "disk_full", errno.EDQUOT: "disk_full", errno.EROFS: "read_only", errno.EIO: "io_error"}
-SAYS = {"disk_full": "the disk is full", "read_only": "the database can't be written (read-only)",
-        "io_error": "the disk failed to read or write"}
+# kind -> the message saying it (messages.py: worded in the reader's language; str() in the process's)
+SAYS = {"disk_full": say("storage.disk_full"), "read_only": say("storage.read_only"),
+        "io_error": say("storage.io_error")}
 
 # Room a write may need on the database's file system (a page of the WAL and one of the file,
 # and a checkpoint's): below it /health says degraded before writes start failing.
@@ -40,10 +43,11 @@ def kind_of(e: BaseException) -> str | None:
     return None
 
 
-def reason(kind: str, db_path: Path | str, detail: str = "") -> str:
+def reason(kind: str, db_path: Path | str, detail: str = "") -> Message:
     """One line: what failed, on which file, and that writes resume by themselves."""
-    return (f"{SAYS[kind]}: writes to {db_path} fail{f' ({detail})' if detail else ''}; "
-            "they are refused (503 storage_failed) until the disk takes them again")
+    if detail:
+        return say("storage.writes_fail_why", says=SAYS[kind], path=str(db_path), why=detail)
+    return say("storage.writes_fail", says=SAYS[kind], path=str(db_path))
 
 
 class Trouble:
@@ -53,7 +57,7 @@ class Trouble:
     def __init__(self, db_path: Path | str, log_every: float = LOG_EVERY):
         self.db_path, self.log_every = db_path, log_every
         self._lock = threading.Lock()
-        self.current: str | None = None  # the reason, while writes fail
+        self.current: Message | None = None  # the reason, while writes fail (/health words it)
         self._logged_at = float("-inf")
         self._unlogged = 0
 
@@ -65,7 +69,7 @@ class Trouble:
             now = time.monotonic()
             if now - self._logged_at >= self.log_every:
                 more = f" ({self._unlogged} more since the last line)" if self._unlogged else ""
-                line, self._logged_at, self._unlogged = self.current + more, now, 0
+                line, self._logged_at, self._unlogged = f"{self.current}{more}", now, 0
             else:
                 self._unlogged += 1
         if line:
@@ -104,16 +108,16 @@ def probe(db_path: Path | str) -> tuple[str, str] | None:
     return None
 
 
-def read_only(db_path: Path | str) -> str | None:
+def read_only(db_path: Path | str) -> Message | None:
     """Why the database file or its directory (SQLite writes its WAL and -shm there) can't be
     written, or None: a read-only mount, or permissions."""
     path = Path(db_path)
     with contextlib.suppress(OSError, AttributeError):
         if os.statvfs(path.parent).f_flag & os.ST_RDONLY:
-            return f"{path.parent} is mounted read-only"
+            return say("storage.mounted_read_only", path=str(path.parent))
     for p in (path, path.parent):
         if p.exists() and not os.access(p, os.W_OK):
-            return f"{p} isn't writable by this user"
+            return say("storage.not_writable", path=str(p))
     return None
 
 

@@ -16,6 +16,9 @@ import sys
 import time
 from urllib.parse import parse_qsl, quote, unquote
 
+from ..messages import say
+from ..settings import ENV
+
 LOGGER = "mentalmagic.access"
 SECRET_NAME = re.compile(r"token|auth|key|secret|pass|session|sig", re.IGNORECASE)
 TOKEN_LIKE = re.compile(r"[A-Za-z0-9_-]{24,}")  # tokens are token_urlsafe(24): 32 such characters
@@ -37,8 +40,8 @@ def open_log(target: str) -> logging.Logger | None:
     try:
         handler = logging.StreamHandler(sys.stderr) if target == "-" else logging.FileHandler(target, encoding="utf-8")
     except OSError as e:
-        raise ValueError(f"MENTALMAGIC_ACCESS_LOG={target!r} can't be opened ({e.strerror}): "
-                         "name a file in a directory that exists, '-' or '0'") from None
+        raise ValueError(say("settings.access_log", setting=ENV["access_log"], value=repr(target),
+                             why=e.strerror or str(e))) from None
     formatter = logging.Formatter("%(asctime)s %(message)s", TIME_FORMAT)
     formatter.converter = time.gmtime
     handler.setFormatter(formatter)

@@ -9,6 +9,7 @@ from .. import __version__, lookups
 from ..formats import FORMATS
 from ..identity import wubrg
 from ..index import CandidateQuery
+from ..runtime import source_said
 from . import schemas
 from .encoding import Encoded, body_response
 from .remembered import Remembered
@@ -73,6 +74,7 @@ def health():
     body = {
         "status": "degraded" if reasons else "ok",
         "source": info.source,
+        "source_label": source_said(info.source),  # worded in the request's language
         "card_count": len(rt.pool),
         "built_at": info.built_at,
         "lacks": list(info.lacks),
@@ -82,8 +84,9 @@ def health():
         "unresolved_bans": [e.french_name for e in rt.pool.bans.unresolved],
         "version": __version__,
     }
-    if reasons:  # only when degraded (schemas.HealthOut)
+    if reasons:  # only when degraded (schemas.HealthOut): worded in the request's language, and as codes
         body["reasons"] = reasons
+        body["reason_codes"] = [r.as_json() for r in reasons]
     return jsonify(body), 503 if reasons else 200
 
 

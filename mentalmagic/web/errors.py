@@ -35,8 +35,6 @@ STATUS = [
 ]
 
 
-# failures.kind_of -> the message saying it (failures.SAYS says it in the log)
-STORAGE_WHY = {"disk_full": "storage.disk_full", "read_only": "storage.read_only", "io_error": "storage.io_error"}
 
 # Longest text an error repeats back: enough to recognise what was sent, never a 100 KB echo.
 ECHO_LIMIT = 300
@@ -163,7 +161,7 @@ def register(app: Flask) -> None:
             return unexpected(e)
         trouble = current_app.extensions["mentalmagic.health"].trouble
         trouble.failed(kind, " ".join(str(e).split()), lambda line: app.logger.error("%s", line))
-        said = say("storage.refuses", why=say(STORAGE_WHY[kind]))
+        said = say("storage.refuses", why=failures.SAYS[kind])
         if not _is_api():
             return ServiceUnavailable(worded(said))
         return envelope(503, "storage_failed", said)

@@ -17,24 +17,55 @@ off there, the proxy's own limits do that work (docs/serving.md).
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections import Counter
+from urllib.parse import parse_qs
 
+from ..catalogue import primary, text
+from ..messages import LANGUAGES, say
 from .waitress_errors import EnvelopeChannel
 
 REFUSED = ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
            "Retry-After: 5\r\nContent-Length: {length}\r\n\r\n{body}")
 
 
-def refusal() -> bytes:
-    body = json.dumps({"error": {"code": "too_many_connections", "message":
-                                 "this client has too many connections open to the arbiter; "
-                                 "close some (one kept alive is enough) and retry"}})
-    return REFUSED.format(length=len(body), body=body).encode()
+def refusal(lang: str | None = None) -> bytes:
+    """The 503 a connection past the cap gets, worded in ``lang`` by the catalogue (Babel, no Flask)."""
+    said = say("server.too_many_connections")
+    body = json.dumps({"error": {"code": "too_many_connections", "message": text(said, lang), **said.as_json()}},
+                      ensure_ascii=False).encode("utf-8")
+    return REFUSED.format(length=len(body), body="").encode() + body
 
 
-_REFUSAL = refusal()
+_REFUSALS = {lang: refusal(lang) for lang in LANGUAGES}  # made once: a refusal costs a socket call or two
+PEEK = 4096  # bytes of a request looked at for its language: the request line and the usual headers
+
+
+def refusal_for(sock) -> bytes:
+    """The refusal in the language the connection's request asks (``?lang=``, else Accept-Language),
+    read from what it has sent so far (``sock`` is non-blocking: never waits); English when it has
+    sent nothing yet."""
+    try:
+        head = sock.recv(PEEK, socket.MSG_PEEK)
+    except OSError:  # nothing yet (EAGAIN), or gone
+        head = b""
+    return _REFUSALS[primary(raw_language(head))]
+
+
+def raw_language(head: bytes) -> str | None:
+    """``?lang=`` of the request line, else the first tag of Accept-Language, from a request's raw bytes."""
+    lines = head.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    target = lines[0].split(" ")[1] if lines[0].count(" ") >= 2 else ""
+    asked = parse_qs(target.partition("?")[2]).get("lang")
+    if asked:
+        return asked[0]
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "accept-language":
+            return value.split(",")[0].split(";")[0].strip() or None
+    return None
 
 
 class FairChannel(EnvelopeChannel):
@@ -48,7 +79,7 @@ class FairChannel(EnvelopeChannel):
         if client and server.fair.over(client):
             try:  # a few hundred bytes into an empty socket buffer: never blocks
                 sock.setblocking(False)
-                sock.send(_REFUSAL)
+                sock.send(refusal_for(sock))
             except OSError:
                 pass
             sock.close()

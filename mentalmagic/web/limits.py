@@ -31,7 +31,7 @@ from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
 from ..messages import say
-from ..settings import Settings
+from ..settings import ENV, Settings
 from . import sharedcounts  # noqa: F401 - registers the shared:// storage with limits
 from .decks import is_dry_run
 from .errors import envelope
@@ -59,7 +59,13 @@ def check_storage(s: Settings) -> None:
     try:
         storage_from_string(s.rate_limit_storage)
     except ConfigurationError as e:
-        raise ValueError(f"MENTALMAGIC_RATE_LIMIT_STORAGE={s.rate_limit_storage!r}: {e}") from None
+        raise ValueError(say("settings.storage", setting=ENV["rate_limit_storage"], value=repr(s.rate_limit_storage),
+                             why=str(e))) from None
+
+
+def _why(e: Exception):
+    """An error's message as a message parameter: a code of ours (sharedcounts) as it is, else its text."""
+    return e.args[0] if isinstance(e, ValueError) and len(e.args) == 1 else str(e)
 
 
 class RateLimits:
@@ -138,7 +144,8 @@ def install(app: Flask, s: Settings) -> RateLimits | None:
     try:
         limits = RateLimits(s, app.config["DATABASE"])
     except (OSError, ValueError) as e:
-        raise ValueError(f"MENTALMAGIC_RATE_LIMIT_STORAGE={s.rate_limit_storage!r} can't be opened ({e})") from None
+        raise ValueError(say("settings.storage_unopened", setting=ENV["rate_limit_storage"],
+                             value=repr(s.rate_limit_storage), why=_why(e))) from None
     app.before_request(limits.check)
     app.after_request(limits.headers)
     return limits

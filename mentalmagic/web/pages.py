@@ -12,11 +12,12 @@ import posixpath
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_from_directory
-from flask_babel import format_number, get_locale, gettext
+from flask_babel import format_number, get_locale, get_translations, gettext
 
 from ..filterwords import KEYWORDS_SHOWN_FR, TYPES_SHOWN_FR
 from ..formats import DEFAULT_FORMAT, FORMATS
-from ..messages import N_
+from ..messages import N_, render
+from ..runtime import source_said
 from .i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES
 from .rules_strings import rule_set_labels
 from .script_strings import script_strings
@@ -39,14 +40,10 @@ def mana_font_installed() -> bool:
 
 
 def _source_label(source: str) -> str:
-    """A file source is named by its file name (the full path goes in a tooltip); the embedded one
-    in the page's language."""
-    if source.startswith(_EMBEDDED):
-        return gettext("the embedded snapshot ({path})", path=source[len(_EMBEDDED):])
-    return source.rsplit("/", 1)[-1] if source.startswith("/") else source
+    """The source in the page's language; a file by its file name (the full path goes in a tooltip)."""
+    return render(source_said(source, short=True), get_translations())
 
 
-_EMBEDDED = "embedded: "
 # The gaps cards/__init__.py knows of the shipped snapshot, stored in English with the card data:
 # marked here so that the catalogue words them (the footer shows each one in the page's language).
 _KNOWN_GAPS = (

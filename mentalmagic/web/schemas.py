@@ -184,6 +184,8 @@ class CheckOut(Out):
 class HealthOut(Out):
     status = fields.String(required=True)
     source = fields.String(required=True)
+    source_label = fields.String(required=True, metadata={
+        "description": "the source in the request's language (the embedded snapshot, a file by its path)"})
     card_count = fields.Integer(required=True)
     built_at = fields.String(required=True)
     lacks = fields.List(fields.String(), required=True)
@@ -192,7 +194,10 @@ class HealthOut(Out):
     formats = fields.List(fields.String(), required=True)
     unresolved_bans = fields.List(fields.String(), required=True)
     version = fields.String(required=True)
-    reasons = fields.List(fields.String(), metadata={"description": "only when degraded (503): what failed"})
+    reasons = fields.List(fields.String(), metadata={
+        "description": "only when degraded (503): what failed, worded in the request's language"})
+    reason_codes = fields.List(fields.Dict(), metadata={
+        "description": "only when degraded: each reason as {message_code, params}, stable across languages"})
 
 
 class ErrorBody(Schema):

@@ -25,6 +25,8 @@ from urllib.parse import unquote, urlparse
 
 from limits.storage import Storage
 
+from ..messages import say
+
 try:
     import fcntl
 except ImportError:  # Windows: one process, the thread lock alone
@@ -50,7 +52,7 @@ class SharedCounts(Storage):
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
         path = unquote(urlparse(uri).path)
         if not path:
-            raise ValueError("shared:// needs the file for the counts: shared:///path/to/file")
+            raise ValueError(say("settings.shared_path"))
         self.path = Path(path)
         self._thread_lock = threading.Lock()
         self._pid, self._fd, self._words = 0, -1, None
