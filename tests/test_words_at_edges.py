@@ -13,7 +13,6 @@ import support
 from click.testing import CliRunner
 
 from mentalmagic.cli import main
-from mentalmagic.messages import use_translations
 
 API = "/api/v1"
 FR = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
@@ -82,12 +81,6 @@ def test_an_actions_count_out_of_range_is_worded_in_french(client):
     fr = _error(r)
     assert fr["fields"]["count"] == ["Doit être supérieur ou égal à 1 et inférieur ou égal à 500."]
     assert fr["field_codes"]["count"][0]["params"] == {"min": 1, "max": 500}
-
-
-@pytest.fixture(autouse=True)
-def english_after():
-    yield
-    use_translations(None)  # the CLI's --lang is the process's language: the next test's is English again
 
 
 @pytest.fixture
