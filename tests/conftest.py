@@ -170,3 +170,25 @@ def client(app):
 @pytest.fixture
 def snapshot_client(snapshot_app):
     return snapshot_app.test_client()
+
+
+# -- the pages in Chromium (tests/browser.py): one browser per session, one server per module ----------
+@pytest.fixture(scope="session")
+def browser():
+    import browser as pages
+
+    yield from pages.chromium()
+
+
+@pytest.fixture(scope="module")
+def base_url(app):
+    """``app`` served over real HTTP (waitress on 127.0.0.1), for the browser and the module's bots."""
+    with support.served(app) as root:
+        yield root
+
+
+@pytest.fixture(scope="module")
+def snapshot_url(snapshot_app):
+    """The same over the full snapshot, for the page tests that need its 35k cards."""
+    with support.served(snapshot_app) as root:
+        yield root

@@ -7,17 +7,11 @@ every request to another host refused and failing the test.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
 import pytest
+from browser import Guarded, api, axe_violations, command, judge_page, keep_game, new_game, printed_ids, stored_game
 from playwright import sync_api
-from support import fresh_games_db, served
-from test_page import CHROMIUM, CHROMIUM_ARGS, Guarded, axe_violations
-
-from mentalmagic.runtime import Runtime
-from mentalmagic.web import create_app
 
 DECK = """// the common deck, top first
 Exalted Angel
@@ -30,54 +24,8 @@ Lightning Bolt
 """
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory, card_db_path, pool, finder):
-    db = fresh_games_db(card_db_path, tmp_path_factory.mktemp("console") / "games.sqlite")
-    app = create_app({"TESTING": True, "DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
-    with served(app) as root:
-        yield root
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-def api(base_url: str, method: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
-    req = urllib.request.Request(f"{base_url}/api/v1{path}", method=method,
-                                 data=None if body is None else json.dumps(body).encode())
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    if body is not None:
-        req.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.load(resp)
-
-
-def stored_game(pg) -> tuple[str, dict]:
-    """The game id in the URL and what the browser keeps of it (judge and player tokens)."""
-    gid = pg.url.split("/games/")[1].split("#")[0]
-    return gid, pg.evaluate("id => JSON.parse(localStorage.getItem('mentalmagic.games'))[id]", gid)
-
-
 def handle(pg, card_id: str) -> str:
     return pg.locator(f'[data-card="{card_id}"] .handle').inner_text()
-
-
-def printed_ids(game: dict, name: str, zone: str | None = None) -> list[str]:
-    return [c["id"] for c in game["cards"] if c.get("printed") == name and (zone is None or c["zone"] == zone)]
-
-
-def command(pg, line: str):
-    box = pg.locator("#command-input")
-    box.fill(line)
-    box.press("Escape")  # close any completion list: Enter then runs the line
-    box.press("Enter")
 
 
 def test_a_short_game_through_the_page(browser, base_url):
@@ -225,9 +173,8 @@ def test_a_short_game_through_the_page(browser, base_url):
 
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
 def test_axe_on_every_console_page(browser, base_url, locale):
-    game = api(base_url, "POST", "/games", body={
-        "players": [{"name": "Ana"}, {"name": "Ben", "team": "B"}], "shuffle": False,
-        "library": ["Exalted Angel", "Shock", "Savannah Lions", "Grizzly Bears"]})
+    game = new_game(base_url, ["Exalted Angel", "Shock", "Savannah Lions", "Grizzly Bears"],
+                    ["Ana", {"name": "Ben", "team": "B"}])
     judge = game["judge_token"]
     api(base_url, "POST", f"/games/{game['id']}/actions", judge, {"type": "draw", "player": "p1", "count": 2})
     api(base_url, "POST", f"/games/{game['id']}/actions", judge,
@@ -237,9 +184,7 @@ def test_axe_on_every_console_page(browser, base_url, locale):
     guarded = Guarded(browser, base_url, locale=locale, bypass_csp=True)
     pg = guarded.new_page()
     try:
-        pg.goto("/console")
-        pg.evaluate("([id, g]) => localStorage.setItem('mentalmagic.games', JSON.stringify({[id]: g}))",
-                    [game["id"], {"judge_token": judge, "players": game["players"], "format": "vintage"}])
+        keep_game(pg, game)
         pg.reload()
         pg.locator("#deck-list").fill("Shcok\n2 Savannah Lions")
         pg.locator("#check-deck").click()
@@ -274,18 +219,6 @@ def test_axe_on_every_console_page(browser, base_url, locale):
     finally:
         guarded.context.close()
     guarded.check()
-
-
-def judge_page(pg, base_url: str, library: list[str]) -> dict:
-    """A new game (Ana, Ben), opened on ``pg`` as its judge: the browser keeps its tokens."""
-    game = api(base_url, "POST", "/games", body={"players": [{"name": "Ana"}, {"name": "Ben"}], "shuffle": False,
-                                                 "library": library})
-    pg.goto("/console")
-    pg.evaluate("([id, g]) => localStorage.setItem('mentalmagic.games', JSON.stringify({[id]: g}))",
-                [game["id"], {"judge_token": game["judge_token"], "players": game["players"], "format": "vintage"}])
-    pg.goto(f"/games/{game['id']}")
-    sync_api.expect(pg.locator("#players li")).to_have_count(2)
-    return game
 
 
 def test_the_keyboard_alone(browser, base_url):

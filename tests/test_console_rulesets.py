@@ -10,15 +10,11 @@ import re
 from contextlib import contextmanager
 
 import pytest
-import test_console
+from browser import Guarded, api, axe_violations
 from playwright import sync_api
-from test_console import api
-from test_page import Guarded, axe_violations
 
 from mentalmagic.rulesets import OPTIONS, PRESETS, RULE_SETS
 
-# the console's fixtures: its served app (a fresh games database per module) and Chromium
-base_url, browser = test_console.base_url, test_console.browser
 expect = sync_api.expect
 
 WORDS = {
@@ -38,13 +34,9 @@ LOCALES = list(WORDS)
 
 @contextmanager
 def console_page(browser, base_url: str, **options):
-    """A page of a guarded browser context (test_page.Guarded): closed, then checked, after the test."""
-    guarded = Guarded(browser, base_url, **options)
-    try:
+    """A page of a guarded browser context (browser.Guarded): closed, then checked, after the test."""
+    with Guarded(browser, base_url, **options) as guarded:
         yield guarded.new_page()
-    finally:
-        guarded.context.close()
-    guarded.check()
 
 
 def fill_players_and_deck(pg, deck: str = "Shock\nLightning Bolt\nGrizzly Bears") -> None:

@@ -11,18 +11,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import urllib.parse
 from pathlib import Path
 
 import pytest
+from browser import Guarded, api, axe_violations, printed_ids, stored_game
 from playwright import sync_api
-from test_console import (  # noqa: F401 - browser is a fixture
-    api,
-    base_url,  # noqa: F401 - a fixture
-    browser,
-    printed_ids,
-    stored_game,
-)
-from test_page import Guarded, axe_violations
 
 expect = sync_api.expect
 
@@ -148,13 +142,23 @@ PAGE_WORDS = """() => [...document.querySelectorAll('body [lang]')]
     .reduce((text, el) => text.replace(el.innerText, ''), document.body.innerText)"""
 
 
+def suggested(url: str) -> str | None:
+    """The line a request to the command line's completion asks about, if it is one."""
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.parse_qs(parts.query).get("line", [None])[0] if parts.path.endswith("/suggest") else None
+
+
+# Resolves once the page's pending tasks have run (a fetched answer read and drawn).
+SETTLED = "() => new Promise((done) => setTimeout(() => requestAnimationFrame(() => done()), 0))"
+
+
 def axe_clean(pg):
     FOUND.extend((pg.url.split("#")[0], v) for v in axe_violations(pg))
     FOREIGN_LINES.extend((pg.url.split("#")[0], line) for line in foreign_lines(pg.evaluate(PAGE_WORDS), LANG["lang"]))
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
-def test_the_whole_game(browser, base_url, lang):  # noqa: F811 - fixtures
+def test_the_whole_game(browser, base_url, lang):
     w = WORDS[lang]
     LANG["lang"] = lang
     FOUND.clear()
@@ -202,8 +206,10 @@ def test_the_whole_game(browser, base_url, lang):  # noqa: F811 - fixtures
 
         j.at("a morph")
         box = pg.locator("#command-input")
-        box.press_sequentially("ana draw 2")  # a whole, valid command: no "no card matches" popup
-        pg.wait_for_timeout(600)
+        with pg.expect_response(lambda r: suggested(r.url) == "ana draw 2") as asked:
+            box.press_sequentially("ana draw 2")  # a whole, valid command: no "no card matches" popup
+        asked.value.finished()
+        pg.evaluate(SETTLED)  # the page has drawn what the server suggested
         expect(pg.locator("#command-listbox .no-match")).to_have_count(0)
         box.fill("")
         j.command("ana draw 1")
@@ -285,6 +291,9 @@ def test_the_whole_game(browser, base_url, lang):  # noqa: F811 - fixtures
         j.counts[j.step][0] += 1  # the judge opens Ben's link (on Ben's phone)
         expect(seat.locator("#seat")).to_contain_text("Ben")
         axe_clean(seat)
+        # the judge's screen in front again: Chromium pauses the frames of a page behind another, and
+        # Playwright waits for frames before each click
+        pg.bring_to_front()
 
         j.at("a token reissued")
         j.click(pg.get_by_role("button", name=re.compile(w["reissue"])))

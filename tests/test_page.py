@@ -1,106 +1,54 @@
-"""The card-lookup page at /, driven in a real headless Chromium over real HTTP.
+"""The card-lookup page at /, driven in a real headless Chromium over real HTTP (tests/browser.py).
 
-The app is served by werkzeug on a free port of 127.0.0.1 in a background
-thread, with the session's card database; Debian's /usr/bin/chromium is driven
-through Playwright (never `playwright install`: nothing is downloaded).
+The app is served by waitress on a free port of 127.0.0.1 over the mini pool's cards; the few tests
+that need a long list (rendered in chunks, a hundred rows and more, French digit groups, twenty
+prefix matches) ask for the full snapshot's (``snapshot_url``, ``snapshot_page``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
+from browser import TIMEOUT_MS, Guarded, axe_violations
 from playwright import sync_api
 from support import served
 
 from mentalmagic.runtime import Runtime
 from mentalmagic.web import create_app
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-TIMEOUT_MS = 15_000
 
-
-@pytest.fixture(scope="module")
-def base_url(card_db_path, pool, finder):
-    app = create_app({
-        "TESTING": True,
-        "DATABASE": str(card_db_path),
-        "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
-    })
-    with served(app) as root:
-        yield root
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-class Guarded:
-    """A browser context where any request to another host is aborted and recorded, and
-    any uncaught script error recorded: ``check()`` fails the test on either."""
-
-    def __init__(self, browser, base_url: str, **options):
-        options.setdefault("viewport", {"width": 1280, "height": 900})
-        options.setdefault("locale", "en-US")
-        self.context = browser.new_context(base_url=base_url, **options)
-        self.context.set_default_timeout(TIMEOUT_MS)
-        self.outside: list[str] = []
-        self.errors: list[str] = []
-        here = (base_url, "data:")
-        self.context.on("request", lambda r: None if r.url.startswith(here) else self.outside.append(r.url))
-        # nothing may leave the machine: every other host is refused before it is asked
-        self.context.route(lambda url: not url.startswith(here), lambda route: route.abort())
-        self.base_url = base_url
-
-    def new_page(self):
-        pg = self.context.new_page()
-        pg.on("pageerror", lambda e: self.errors.append(str(e)))
-        return pg
-
-    def check(self):
-        assert not self.errors, f"script errors: {self.errors}"
-        assert not self.outside, f"the page fetched outside the app: {self.outside}"
-        assert urllib.parse.urlsplit(self.base_url).hostname == "127.0.0.1"
+def guarded_page(browser, base_url: str, **options):
+    """A fresh page; any uncaught script error or request to another host fails the test."""
+    with Guarded(browser, base_url, **options) as guarded:
+        yield guarded.new_page()
 
 
 @pytest.fixture
 def page(browser, base_url):
-    """A fresh page in English; any uncaught script error or request to another host fails the test."""
-    guarded = Guarded(browser, base_url)
-    try:
-        yield guarded.new_page()
-    finally:
-        guarded.context.close()
-    guarded.check()
+    """A fresh page in English, over the mini pool."""
+    yield from guarded_page(browser, base_url)
 
 
 @pytest.fixture
 def page_fr(browser, base_url):
     """The same, for a browser whose language is French."""
-    guarded = Guarded(browser, base_url, locale="fr-FR")
-    try:
-        yield guarded.new_page()
-    finally:
-        guarded.context.close()
-    guarded.check()
+    yield from guarded_page(browser, base_url, locale="fr-FR")
+
+
+@pytest.fixture
+def snapshot_page(browser, snapshot_url):
+    """A fresh page in English over the full snapshot."""
+    yield from guarded_page(browser, snapshot_url)
+
+
+@pytest.fixture
+def snapshot_page_fr(browser, snapshot_url):
+    yield from guarded_page(browser, snapshot_url, locale="fr-FR")
 
 
 def api(base_url: str, path: str, **params) -> dict:
@@ -279,22 +227,22 @@ def test_keypad_edits_and_shorthand(page, base_url):
     sync_api.expect(page.locator("#candidates")).to_be_hidden()
 
 
-def test_split_card_offers_both_costs_never_its_halves(page, base_url):
-    page.goto("/?printed=Fire%20//%20Ice")
-    expected = api(base_url, "candidates", printed="Fire // Ice", limit=1)
-    wait_results(page, expected["count"])
+def test_split_card_offers_both_costs_never_its_halves(snapshot_page, snapshot_url):
+    snapshot_page.goto("/?printed=Fire%20//%20Ice")
+    expected = api(snapshot_url, "candidates", printed="Fire // Ice", limit=1)
+    wait_results(snapshot_page, expected["count"])
     drawn = [
         "".join(s.get_attribute("title") for s in m.locator(".ms").all())
-        for m in page.locator(".cost-list .mana").all()
+        for m in snapshot_page.locator(".cost-list .mana").all()
     ]
     assert drawn == ["{1}{R}", "{1}{U}"]
-    sync_api.expect(page.locator(".printed-head .mana-sep")).to_have_count(1)
-    names = show_all(page)  # ~2,000 rows, rendered in chunks
+    sync_api.expect(snapshot_page.locator(".printed-head .mana-sep")).to_have_count(1)
+    names = show_all(snapshot_page)  # ~2,000 rows, rendered in chunks
     assert len(names) == expected["count"]
     assert "Fire" not in names and "Ice" not in names
-    sync_api.expect(page.locator("#all-button")).to_be_hidden()
-    sync_api.expect(page.locator("#more-button")).to_be_hidden()
-    sync_api.expect(page.locator("#shown-line")).to_contain_text(f"of {expected['count']:,}")
+    sync_api.expect(snapshot_page.locator("#all-button")).to_be_hidden()
+    sync_api.expect(snapshot_page.locator("#more-button")).to_be_hidden()
+    sync_api.expect(snapshot_page.locator("#shown-line")).to_contain_text(f"of {expected['count']:,}")
 
 
 def test_bad_cost_and_unknown_card_show_the_error(page):
@@ -364,7 +312,8 @@ def test_marks_and_unknown_faces(page, base_url):
     sync_api.expect(page.locator(".printed-head .ms-unknown")).to_have_count(1)
 
 
-def test_controls_are_labelled_and_footer_names_the_source(page, base_url, pool):
+def test_controls_are_labelled_and_footer_names_the_source(page, mini_db_finder):
+    pool = mini_db_finder.pool
     page.goto("/")
     unlabelled = page.evaluate("""() => [...document.querySelectorAll('input, select, button')]
         .filter(e => !e.hidden && e.offsetParent !== null)
@@ -382,17 +331,17 @@ def test_controls_are_labelled_and_footer_names_the_source(page, base_url, pool)
         sync_api.expect(footer).to_contain_text("not known to lack")
 
 
-def test_shared_url_shows_the_result(page, base_url):
-    page.goto("/?printed=Boros%20Guildmage&format=vintage")
-    wait_results(page, api(base_url, "candidates", printed="Boros Guildmage", limit=1)["count"])
-    sync_api.expect(page.locator("#name-input")).to_have_value("Boros Guildmage")
-    sync_api.expect(page.locator("#candidates .cand")).to_have_count(100)
-    sync_api.expect(page.locator("#more-button")).to_be_visible()
-    page.screenshot(path="/tmp/page-desktop.png")
+def test_shared_url_shows_the_result(snapshot_page, snapshot_url):
+    snapshot_page.goto("/?printed=Boros%20Guildmage&format=vintage")
+    wait_results(snapshot_page, api(snapshot_url, "candidates", printed="Boros Guildmage", limit=1)["count"])
+    sync_api.expect(snapshot_page.locator("#name-input")).to_have_value("Boros Guildmage")
+    sync_api.expect(snapshot_page.locator("#candidates .cand")).to_have_count(100)
+    sync_api.expect(snapshot_page.locator("#more-button")).to_be_visible()
+    snapshot_page.screenshot(path="/tmp/page-desktop.png")
 
 
-def test_phone_width_nothing_overflows(browser, base_url):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=base_url, locale="en-US",
+def test_phone_width_nothing_overflows(browser, snapshot_url):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=snapshot_url, locale="en-US",
                                   is_mobile=True, has_touch=True, reduced_motion="reduce")
     context.set_default_timeout(TIMEOUT_MS)
     pg = context.new_page()
@@ -422,19 +371,7 @@ def test_phone_width_nothing_overflows(browser, base_url):
 
 
 # ---------------------------------------------------------------------------- issue 6/7: modules, font, languages
-ROOT = Path(__file__).resolve().parents[1]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 NNBSP = "\u202f"  # French groups digits with a narrow no-break space (CLDR)
-
-
-def axe_violations(pg) -> list[dict]:
-    """axe-core (from node_modules, injected by Playwright) over the whole page: its violations."""
-    if not AXE.is_file():
-        pytest.fail(f"axe-core is missing at {AXE}: run make setup (npm ci)")
-    pg.add_script_tag(path=str(AXE))
-    found = pg.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-        .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))""")
-    return found
 
 
 def fr_number(n: int) -> str:
@@ -491,10 +428,10 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def test_french_page_shows_french_names_and_numbers(page_fr, base_url):
-    page = page_fr
+def test_french_page_shows_french_names_and_numbers(snapshot_page_fr, snapshot_url):
+    page = snapshot_page_fr
     page.goto("/?printed=Savannah%20Lions")
-    expected = api(base_url, "candidates", printed="Savannah Lions", limit=100)
+    expected = api(snapshot_url, "candidates", printed="Savannah Lions", limit=100)
     wait_results(page)
     sync_api.expect(page.locator("#results-title")).to_have_text("Noms pour Lions des savanes")
     sync_api.expect(page.locator(".printed-en")).to_contain_text("Savannah Lions")
@@ -508,7 +445,7 @@ def test_french_page_shows_french_names_and_numbers(page_fr, base_url):
     sync_api.expect(page.locator("#count-line")).to_contain_text("noms possibles en vintage")
 
     page.goto("/?printed=Fire%20//%20Ice")
-    big = api(base_url, "candidates", printed="Fire // Ice", limit=1)["count"]
+    big = api(snapshot_url, "candidates", printed="Fire // Ice", limit=1)["count"]
     assert big >= 1000
     sync_api.expect(page.locator("#count-line .count")).to_have_text(fr_number(big))
     sync_api.expect(page.locator("#all-button")).to_have_text(f"Afficher les {fr_number(big)}")
@@ -551,8 +488,9 @@ def test_mana_symbols_drawn_with_the_font_and_spoken(page, page_fr, base_url):
         "Ajouter deux manas génériques ou un mana vert")
 
 
-def test_card_shows_rules_text_stats_and_legality(page, base_url):
-    card = api(base_url, "cards/Boros%20Guildmage")
+def test_card_shows_rules_text_stats_and_legality(snapshot_page, snapshot_url):
+    # power and toughness: the mini pool keeps no such field (tests/minipool.py FIELDS)
+    page, card = snapshot_page, api(snapshot_url, "cards/Boros%20Guildmage")
     face = card["faces"][0]
     assert (face["power"], face["toughness"]) == ("2", "2")
     page.goto("/?printed=Boros%20Guildmage")
@@ -630,13 +568,13 @@ def test_a_commander_filter_keeps_names_within_its_identity(page, base_url):
     sync_api.expect(page.get_by_label("Commander")).to_have_value("Thrasios, Triton Hero + Tymna the Weaver")
 
 
-def test_autocomplete_offers_twenty_prefix_matches_first(page, base_url):
-    page.goto("/")
-    expected = api(base_url, "cards", q="sh", limit=20)["cards"]
+def test_autocomplete_offers_twenty_prefix_matches_first(snapshot_page, snapshot_url):
+    snapshot_page.goto("/")
+    expected = api(snapshot_url, "cards", q="sh", limit=20)["cards"]
     assert len(expected) == 20
-    page.locator("#name-input").press_sequentially("sh")
-    sync_api.expect(page.locator("#name-listbox [role=option]")).to_have_count(20)
-    names = page.locator(".opt-name").all_inner_texts()
+    snapshot_page.locator("#name-input").press_sequentially("sh")
+    sync_api.expect(snapshot_page.locator("#name-listbox [role=option]")).to_have_count(20)
+    names = snapshot_page.locator(".opt-name").all_inner_texts()
     assert names == [c["name"] for c in expected]
     starts = [n.lower().startswith("sh") for n in names]
     assert starts[0] and starts == sorted(starts, reverse=True)  # every prefix match before any other
@@ -689,12 +627,12 @@ def test_phone_in_french_fits_and_switches(browser, base_url):
 
 
 @pytest.fixture(scope="module")
-def base_url_no_font(card_db_path, pool, finder, tmp_path_factory):
+def base_url_no_font(mini_card_db_path, mini_db_finder, tmp_path_factory):
     """The app as if the font's files were stripped from the package: an empty vendor folder."""
     app = create_app({
         "TESTING": True,
-        "DATABASE": str(card_db_path),
-        "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
+        "DATABASE": str(mini_card_db_path),
+        "RUNTIME": Runtime(db_path=mini_card_db_path, pool=mini_db_finder.pool, finder=mini_db_finder),
         "VENDOR_DIR": str(tmp_path_factory.mktemp("no-vendor")),
     })
     with served(app) as root:
@@ -743,12 +681,12 @@ CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 
 
 
 @pytest.fixture(scope="module")
-def base_url_csp(card_db_path, pool, finder):
+def base_url_csp(mini_card_db_path, mini_db_finder):
     """The app sending the strict CSP docs/pages.md gives (the hardening sets the real header)."""
     app = create_app({
         "TESTING": True,
-        "DATABASE": str(card_db_path),
-        "RUNTIME": Runtime(db_path=card_db_path, pool=pool, finder=finder),
+        "DATABASE": str(mini_card_db_path),
+        "RUNTIME": Runtime(db_path=mini_card_db_path, pool=mini_db_finder.pool, finder=mini_db_finder),
     })
     app.after_request(lambda resp: (resp.headers.__setitem__("Content-Security-Policy", CSP), resp)[1])
     with served(app) as root:

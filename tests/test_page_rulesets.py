@@ -4,24 +4,12 @@ English and French; the lookup page asks under the chosen rule set."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import pytest
-import test_console
+from browser import Guarded, new_game
 from playwright import sync_api
-from test_page import Guarded, api, wait_results
+from test_page import api, wait_results
 
-# the console's fixtures: its served app (a fresh games database per module) and Chromium
-base_url, browser = test_console.base_url, test_console.browser
-
-
-def new_game(base_url: str, **body) -> dict:
-    body = {"players": [{"name": "Ana"}, {"name": "Ben"}], "library": ["Fires of Yavimaya", "Shock"], **body}
-    req = urllib.request.Request(f"{base_url}/api/v1/games", data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.load(resp)
+LIBRARY = ["Fires of Yavimaya", "Shock"]
 
 
 @pytest.mark.parametrize(("locale", "expected"), [
@@ -30,7 +18,7 @@ def new_game(base_url: str, **body) -> dict:
     ("fr-FR", ["Règles : Async Mental Magic v20181207a", "coûts multicolores (5e)"]),
 ])
 def test_the_game_page_shows_the_rule_set_and_cites_its_rules(browser, base_url, locale, expected):
-    game = new_game(base_url, rules="xom")
+    game = new_game(base_url, LIBRARY, rules="xom")
     guarded = Guarded(browser, base_url, locale=locale)
     try:
         pg = guarded.new_page()
@@ -44,7 +32,7 @@ def test_the_game_page_shows_the_rule_set_and_cites_its_rules(browser, base_url,
 
 
 def test_a_default_game_page_names_magic_ville_and_no_difference(browser, base_url):
-    game = new_game(base_url)
+    game = new_game(base_url, LIBRARY)
     guarded = Guarded(browser, base_url)
     try:
         pg = guarded.new_page()

@@ -1,0 +1,143 @@
+"""The pages in a real headless Chromium over real HTTP, for every page test.
+
+Debian's chromium driven through Playwright (never `playwright install`: nothing is downloaded),
+started once per session (per xdist worker) by conftest.py's ``browser`` fixture; each test opens
+its own context (``Guarded``): its own cookies and storage, every request to another host refused
+and failing the test. The app is served by waitress on 127.0.0.1 (conftest.py's ``base_url``: one
+server per module over the module's ``app``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright import sync_api
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+TIMEOUT_MS = 15_000
+AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def chromium():
+    """Debian's Chromium, launched headless for as long as the generator is open."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Guarded:
+    """A browser context where any request to another host is aborted and recorded, and
+    any uncaught script error recorded: ``check()`` fails the test on either.
+
+    As a context manager it closes the context, then checks (unless the block failed first)."""
+
+    def __init__(self, browser, base_url: str, **options):
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        options.setdefault("locale", "en-US")
+        self.context = browser.new_context(base_url=base_url, **options)
+        self.context.set_default_timeout(TIMEOUT_MS)
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        here = (base_url, "data:")
+        self.context.on("request", lambda r: None if r.url.startswith(here) else self.outside.append(r.url))
+        # nothing may leave the machine: every other host is refused before it is asked
+        self.context.route(lambda url: not url.startswith(here), lambda route: route.abort())
+        self.base_url = base_url
+
+    def new_page(self):
+        pg = self.context.new_page()
+        pg.on("pageerror", lambda e: self.errors.append(str(e)))
+        return pg
+
+    def check(self):
+        assert not self.errors, f"script errors: {self.errors}"
+        assert not self.outside, f"the page fetched outside the app: {self.outside}"
+        assert urllib.parse.urlsplit(self.base_url).hostname == "127.0.0.1"
+
+    def __enter__(self) -> Guarded:
+        return self
+
+    def __exit__(self, kind, value, tb):
+        self.context.close()
+        if kind is None:
+            self.check()
+
+
+def axe_violations(pg) -> list[dict]:
+    """axe-core (from node_modules, injected by Playwright) over the whole page: its violations."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing at {AXE}: run make setup (npm ci)")
+    if not pg.evaluate("typeof axe === 'object'"):  # once per document: axe is half a megabyte of script
+        pg.add_script_tag(path=str(AXE))
+    found = pg.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))""")
+    return found
+
+
+# -- the console (tests/test_console*.py, test_french_table.py, test_page_rulesets.py) ------------
+def api(base_url: str, method: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
+    """One call of the HTTP API, as a bot makes it; its JSON answer."""
+    req = urllib.request.Request(f"{base_url}/api/v1{path}", method=method,
+                                 data=None if body is None else json.dumps(body).encode())
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    if body is not None:
+        req.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.load(resp)
+
+
+def new_game(base_url: str, library: list[str], players=("Ana", "Ben"), **body) -> dict:
+    """A game started through the API (no shuffle: the library in the list's order); a player is a
+    name, or what the API takes for one."""
+    seats = [p if isinstance(p, dict) else {"name": p} for p in players]
+    return api(base_url, "POST", "/games", body={"players": seats, "shuffle": False, "library": library, **body})
+
+
+def keep_game(pg, game: dict):
+    """The browser keeps ``game``'s tokens, as if its judge had started it from the console."""
+    pg.goto("/console")
+    pg.evaluate("([id, g]) => localStorage.setItem('mentalmagic.games', JSON.stringify({[id]: g}))",
+                [game["id"], {"judge_token": game["judge_token"], "players": game["players"],
+                              "format": game["format"]}])
+
+
+def judge_page(pg, base_url: str, library: list[str], players=("Ana", "Ben"), **body) -> dict:
+    """A new game, opened on ``pg`` as its judge: the browser keeps its tokens."""
+    game = new_game(base_url, library, players, **body)
+    keep_game(pg, game)
+    pg.goto(f"/games/{game['id']}")
+    sync_api.expect(pg.locator("#players li")).to_have_count(len(players))
+    return game
+
+
+def stored_game(pg) -> tuple[str, dict]:
+    """The game id in the URL and what the browser keeps of it (judge and player tokens)."""
+    gid = pg.url.split("/games/")[1].split("#")[0]
+    return gid, pg.evaluate("id => JSON.parse(localStorage.getItem('mentalmagic.games'))[id]", gid)
+
+
+def printed_ids(game: dict, name: str, zone: str | None = None) -> list[str]:
+    return [c["id"] for c in game["cards"] if c.get("printed") == name and (zone is None or c["zone"] == zone)]
+
+
+def command(pg, line: str):
+    """A line typed on the command line and run."""
+    box = pg.locator("#command-input")
+    box.fill(line)
+    box.press("Escape")  # close any completion list: Enter then runs the line
+    box.press("Enter")
