@@ -108,7 +108,9 @@ async function poll(force = false) {
   S.busy = true;
   try {
     const got = await call("GET", `/games/${encodeURIComponent(GAME)}`, { token, etag: force ? null : S.etag });
-    if (got.status !== 304) {
+    // a version already drawn (a forced poll crossing the timer's) is not drawn again: that would wipe
+    // what the judge is typing in the page's fields
+    if (got.status !== 304 && !(got.etag && got.etag === S.etag)) {
       const [events, names] = await Promise.all([api("GET", "/events"), api("GET", "/names")]);
       S.game = got.body;
       S.etag = got.etag;
