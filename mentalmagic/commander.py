@@ -172,8 +172,9 @@ def _identity_of(commanders: tuple[Card, ...], _identities: tuple) -> Identity:
 
 
 def describe(commanders: Sequence[Card]) -> Message | str:
-    """'Krenko, Mob Boss' or 'Thrasios, Triton Hero and Tymna the Weaver', for 903.5c reasons."""
-    return both([c.name for c in commanders])
+    """'Krenko, Mob Boss' or 'Thrasios, Triton Hero and Tymna the Weaver', for 903.5c reasons: each
+    name in the reader's language where the data has it."""
+    return both([c.said_name for c in commanders])
 
 
 def whose(commanders: Sequence[Card]) -> Message:

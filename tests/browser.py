@@ -10,6 +10,7 @@ server per module over the module's ``app``).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import urllib.parse
 import urllib.request
@@ -141,3 +142,20 @@ def command(pg, line: str):
     box.fill(line)
     box.press("Escape")  # close any completion list: Enter then runs the line
     box.press("Enter")
+
+
+# Words of the other language no line of a page should hold: card names (English in both) are taken out
+# first, and a line counts only with two of them, so a word both languages share passes.
+FOREIGN = {
+    "fr": re.compile(r"\b(the|and|of|with|card|cards|player|players|game|rule|is|are|loses|wins|to|from|this|"
+                     r"its|name|names|taken|by|not|can't|left)\b"),
+    "en": re.compile(r"\b(la|le|les|des|une|est|partie|règle|joueur|joueurs|carte|cartes|pour|avec|perd|"
+                     r"gagne|nom|noms|pris|par|du|au|aux|sur|dans|pas)\b", re.IGNORECASE),
+}
+
+
+def foreign_lines(text: str, lang: str, card_names: re.Pattern) -> list[str]:
+    """The lines of ``text`` that read as the other language than ``lang``: two of its words or more,
+    the card names ``card_names`` matches aside."""
+    return [line for line in text.splitlines()
+            if len(FOREIGN[lang].findall(card_names.sub("", line))) >= 2]

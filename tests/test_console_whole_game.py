@@ -15,7 +15,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from browser import Guarded, api, axe_violations, printed_ids, stored_game
+from browser import Guarded, api, axe_violations, foreign_lines, printed_ids, stored_game
 from playwright import sync_api
 
 expect = sync_api.expect
@@ -44,16 +44,6 @@ WORDS = {
                    "(rule 703.2)", "face down by morph", "(rule 705.4a)", "Root Elemental"),
     },
 }
-# Words of the other language no line of a page should hold: card names (English in both) are taken out
-# first, and a line counts only with two of them, so a word both languages share passes.
-FOREIGN = {
-    "fr": re.compile(r"\b(the|and|of|with|card|cards|player|players|game|rule|is|are|loses|wins|to|from|this|"
-                     r"its|name|names|taken|by|not|can't|left)\b"),
-    "en": re.compile(r"\b(la|le|les|des|une|est|partie|règle|joueur|joueurs|carte|cartes|pour|avec|perd|"
-                     r"gagne|nom|noms|pris|par|du|au|aux|sur|dans|pas)\b", re.IGNORECASE),
-}
-
-
 class Judge:
     """The judge's hands: each click and keystroke counted for the current step."""
 
@@ -130,12 +120,6 @@ def shown(name: str) -> str:
     return FRENCH_NAMES.get(name, name) if LANG["lang"] == "fr" else name
 
 
-def foreign_lines(text: str, lang: str) -> list[str]:
-    """The lines of ``text`` that read as the other language: two of its words or more, card names aside."""
-    return [line for line in text.splitlines()
-            if len(FOREIGN[lang].findall(CARD_NAMES.sub("", line))) >= 2]
-
-
 # The page's text but what it marks as in another language (a card's printed rules text is lang="en").
 PAGE_WORDS = """() => [...document.querySelectorAll('body [lang]')]
     .filter((el) => el.lang !== document.documentElement.lang)
@@ -154,7 +138,8 @@ SETTLED = "() => new Promise((done) => setTimeout(() => requestAnimationFrame(()
 
 def axe_clean(pg):
     FOUND.extend((pg.url.split("#")[0], v) for v in axe_violations(pg))
-    FOREIGN_LINES.extend((pg.url.split("#")[0], line) for line in foreign_lines(pg.evaluate(PAGE_WORDS), LANG["lang"]))
+    FOREIGN_LINES.extend((pg.url.split("#")[0], line)
+                         for line in foreign_lines(pg.evaluate(PAGE_WORDS), LANG["lang"], CARD_NAMES))
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -319,7 +304,7 @@ def test_the_whole_game(browser, base_url, lang):
         text = Path(got.value.path()).read_text(encoding="utf-8")
         for words in w["export"]:
             assert words in text, words
-        assert foreign_lines(text, lang) == []
+        assert foreign_lines(text, lang, CARD_NAMES) == []
         with pg.expect_download() as got:
             j.click("#export-json")
         exported = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))

@@ -1,7 +1,8 @@
 """A French table (issue 19) in a real headless Chromium: a deck naming "Masque illusoire", a
 three-player game driven by French commands, a 704.2 refusal worded in French with the French
 card name and its rule's short text, the catalogue's elision; the same refusal in English reads
-no French. (The morph, Commander and game-end parts of the issue's whole game are not here yet.)
+no French; so does a 903.5c refusal at a Commander table. (The whole game, morph and game end
+included, is test_console_whole_game.py.)
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 import urllib.parse
 
-from browser import Guarded, api, command, judge_page
+from browser import Guarded, api, command, foreign_lines, judge_page, printed_ids
 from playwright import sync_api
 
 LIBRARY = ["Shock", "Shock", "Savannah Lions", "Elite Vanguard", "Grizzly Bears", "Goblin Guide"]
@@ -83,6 +84,56 @@ def test_the_same_refusal_at_an_english_table_reads_no_french(browser, base_url)
         guarded.check()
     finally:
         guarded.context.close()
+
+
+# 903.5c at a Commander table: Ben's commander is Mayael (red, green, white); Boomerang is blue.
+COMMANDERS = [{"name": "Ana", "commander": "Krenko, Mob Boss"}, {"name": "Ben", "commander": "Mayael the Anima"}]
+COMMANDER_NAMES = re.compile(r"Mayael the Anima|Mayael l'Anima|Boomerang")
+OUTSIDE = {  # the refusal, and the rule's short text on its number, in the page's language
+    "fr-FR": (("identité couleur de la carte Boomerang (en) : {U}",  # the data has no French name for it
+               "celle de Mayael l'Anima : {W}{R}{G}"), "règle 903.5c",
+              "un joueur ne nomme que des cartes comprises dans l’identité couleur de son commandant"),
+    "en-US": (("Boomerang's colour identity is {U}", "Mayael the Anima's is {W}{R}{G}"), "rule 903.5c",
+              "a player names only cards within their commander's colour identity"),
+}
+
+
+def refused_outside_the_identity(browser, base_url, locale: str) -> str:
+    """Ben's Counterspell named Boomerang at a Commander table: refused by 903.5c, nothing recorded;
+    the refusal's text."""
+    words, rule_words, short_text = OUTSIDE[locale]
+    expect = sync_api.expect
+    with Guarded(browser, base_url, locale=locale, viewport={"width": 1366, "height": 768}) as guarded:
+        pg = guarded.new_page()
+        game = judge_page(pg, base_url, ["Counterspell", "Shock"], COMMANDERS, format="commander")
+        command(pg, "ben pioche 1" if locale == "fr-FR" else "ben draw 1")
+        expect(pg.locator("#log li")).to_have_count(1)
+        drawn = printed_ids(api(base_url, "GET", f"/games/{game['id']}", game["judge_token"]), "Counterspell", "hand")
+        handle = pg.locator(f'[data-card="{drawn[0]}"] .handle').inner_text()
+        command(pg, f"ben lance {handle} comme Boomerang" if locale == "fr-FR" else f"ben cast {handle} as Boomerang")
+        status = pg.locator("#command-status")
+        expect(status).to_have_class(re.compile("is-error"))
+        for said in words:
+            expect(status).to_contain_text(said)
+        rule = status.locator("abbr.rule")
+        expect(rule).to_have_text(rule_words)
+        assert rule.get_attribute("title") == short_text
+        expect(pg.locator("#log li")).to_have_count(1)  # nothing changed: no cast, no name taken
+        expect(pg.locator("#names")).not_to_contain_text("Boomerang")
+        assert api(base_url, "GET", f"/games/{game['id']}/names", game["judge_token"])["names"] == []
+        return status.inner_text()
+
+
+def test_a_name_outside_the_commanders_identity_is_refused_in_french_with_the_rules_short_text(browser, base_url):
+    text = refused_outside_the_identity(browser, base_url, "fr-FR")
+    assert foreign_lines(text, "fr", COMMANDER_NAMES) == [], text  # no English sentence
+    assert "Mayael the Anima" not in text  # the commander's French name, which the data has
+
+
+def test_the_same_identity_refusal_at_an_english_table_reads_no_french(browser, base_url):
+    text = refused_outside_the_identity(browser, base_url, "en-US")
+    assert foreign_lines(text, "en", COMMANDER_NAMES) == [], text
+    assert not FRENCH_WORDS.search(text), text
 
 
 ENGLISH_FOOTER = re.compile(r"printed after|embedded:|\bde embedded\b")
