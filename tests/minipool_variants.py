@@ -1,5 +1,5 @@
 """More real cards for the rule sets' tests (mentalmagic/rulesets.py): the kinds the variants
-treat apart, which the core mini pool (tests/minipool.py) has no need of. Phyrexian costs
+treat apart, beyond what the core mini pool (tests/minipool.py) holds. Phyrexian costs
 (Xom 5g), multicolour costs with and without a plain coloured symbol (Xom 5e), no mana cost
 and {0} (Xom 5d), the examples of Xom's bans (2a, 2b, 6a, 6b), MageRing's ban list and its
 stripped mechanics (morph, dredge), and cards the bans must leave alone (a hideaway land, a
@@ -55,21 +55,6 @@ VARIANT_ATOMIC: dict[str, list[dict]] = {'Gitaxian Probe': [{'name': 'Gitaxian P
                 'foreignData': [{'language': 'French', 'name': 'Dislocation'}],
                 'colorIdentity': ['B'],
                 'colors': ['B']}],
- 'Mental Misstep': [{'name': 'Mental Misstep',
-                     'layout': 'normal',
-                     'manaCost': '{U/P}',
-                     'manaValue': 1.0,
-                     'type': 'Instant',
-                     'types': ['Instant'],
-                     'text': '({U/P} can be paid with either {U} or 2 life.)\n'
-                             'Counter target spell with converted mana cost 1.',
-                     'legalities': {'vintage': 'Restricted',
-                                    'legacy': 'Banned',
-                                    'commander': 'Legal',
-                                    'modern': 'Banned'},
-                     'foreignData': [{'language': 'French', 'name': 'Faux-pas mental'}],
-                     'colorIdentity': ['U'],
-                     'colors': ['U']}],
  'Birthing Pod': [{'name': 'Birthing Pod',
                    'layout': 'normal',
                    'manaCost': '{3}{G/P}',
@@ -99,18 +84,6 @@ VARIANT_ATOMIC: dict[str, list[dict]] = {'Gitaxian Probe': [{'name': 'Gitaxian P
                       'foreignData': [{'language': 'French', 'name': "Hélice d'éclairs"}],
                       'colorIdentity': ['R', 'W'],
                       'colors': ['R', 'W']}],
- 'Fires of Yavimaya': [{'name': 'Fires of Yavimaya',
-                        'layout': 'normal',
-                        'manaCost': '{1}{R}{G}',
-                        'manaValue': 3.0,
-                        'type': 'Enchantment',
-                        'types': ['Enchantment'],
-                        'text': 'Creatures you control have haste.\n'
-                                'Sacrifice Fires of Yavimaya: Target creature gets +2/+2 until end of turn.',
-                        'legalities': {'vintage': 'Legal', 'legacy': 'Legal', 'commander': 'Legal'},
-                        'foreignData': [{'language': 'French', 'name': 'Feux de la Yavimaya'}],
-                        'colorIdentity': ['G', 'R'],
-                        'colors': ['G', 'R']}],
  'Electrolyze': [{'name': 'Electrolyze',
                   'layout': 'normal',
                   'manaCost': '{1}{U}{R}',
@@ -153,21 +126,6 @@ VARIANT_ATOMIC: dict[str, list[dict]] = {'Gitaxian Probe': [{'name': 'Gitaxian P
                     'foreignData': [{'language': 'French', 'name': 'Fourbes de cuisine'}],
                     'colorIdentity': ['G', 'W'],
                     'colors': ['G', 'W']}],
- 'Boros Guildmage': [{'name': 'Boros Guildmage',
-                      'layout': 'normal',
-                      'manaCost': '{R/W}{R/W}',
-                      'manaValue': 2.0,
-                      'type': 'Creature — Human Wizard',
-                      'types': ['Creature'],
-                      'text': '{1}{R}: Target creature gains haste until end of turn.\n'
-                              '{1}{W}: Target creature gains first strike until end of turn.',
-                      'legalities': {'vintage': 'Legal',
-                                     'legacy': 'Legal',
-                                     'commander': 'Legal',
-                                     'modern': 'Legal'},
-                      'foreignData': [{'language': 'French', 'name': 'Ghildmage de Boros'}],
-                      'colorIdentity': ['R', 'W'],
-                      'colors': ['R', 'W']}],
  'Battle of Wits': [{'name': 'Battle of Wits',
                      'layout': 'normal',
                      'manaCost': '{3}{U}{U}',
@@ -221,22 +179,6 @@ VARIANT_ATOMIC: dict[str, list[dict]] = {'Gitaxian Probe': [{'name': 'Gitaxian P
                    'foreignData': [{'language': 'French', 'name': "Funérailles de l'esprit"}],
                    'colorIdentity': ['B', 'U'],
                    'colors': ['B', 'U']}],
- 'Illusionary Mask': [{'name': 'Illusionary Mask',
-                       'layout': 'normal',
-                       'manaCost': '{2}',
-                       'manaValue': 2.0,
-                       'type': 'Artifact',
-                       'types': ['Artifact'],
-                       'text': '{X}: You may choose a creature card in your hand whose mana cost could be paid by '
-                               'some amount of, or all of, the mana you spent on {X}. If you do, you may cast '
-                               'that card face down as a 2/2 creature spell without paying its mana cost. If the '
-                               'creature that spell becomes as it resolves has not been turned face up and would '
-                               "assign or deal damage, be dealt damage, or become tapped, instead it's turned "
-                               'face up and assigns or deals damage, is dealt damage, or becomes tapped. Activate '
-                               'this ability only any time you could cast a sorcery.',
-                       'legalities': {'vintage': 'Legal', 'legacy': 'Legal', 'commander': 'Legal'},
-                       'colorIdentity': [],
-                       'colors': []}],
  'Windbrisk Heights': [{'name': 'Windbrisk Heights',
                         'layout': 'normal',
                         'manaValue': 0.0,
