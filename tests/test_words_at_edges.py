@@ -297,3 +297,18 @@ def test_the_lookup_page_and_the_cli_word_the_card_source(health_app, mini_db_fi
     assert ok.exit_code == 0, ok.output
     assert ok.stdout == (f"ok : {cli_db} contient {len(mini_db_finder.pool)} cartes ; "
                          f"source : le fichier {mini_db_finder.pool.info.source}\n")
+
+
+def test_the_clis_own_usage_errors_are_worded_in_lang_fr(cli_db, tmp_path):
+    french = _cli(cli_db, "--lang", "fr", "game", "new", "Ana", "Ben")
+    assert french.exit_code == 2 and "donnez soit --deck DECK, soit --list FICHIER" in french.stderr
+    _no_english(french.stderr, "give one of")
+    assert "give one of --deck DECK or --list FILE" in _cli(cli_db, "game", "new", "Ana", "Ben").stderr
+    nowhere = _cli(cli_db, "--lang", "fr", "game", "use", "nope")
+    assert "pas de partie 'nope' dans cette base" in nowhere.stderr, nowhere.stderr
+    unknown = _cli(cli_db, "--lang", "fr", "candidates", "Bolt of Nothing", env={"MENTALMAGIC_CARDS": ""})
+    assert unknown.exit_code == 1, unknown.output
+    assert "aucune carte ne s’appelle 'Bolt of Nothing', et ce n’est pas non plus un coût de mana" in unknown.stderr
+    # the stored cards are the mini pool's file, MENTALMAGIC_CARDS (empty) names the embedded snapshot
+    assert ("attention : la base de cartes a pour source le fichier /" in unknown.stderr
+            and "mais MENTALMAGIC_CARDS désigne l’instantané embarqué (cards/AtomicCards.json.xz)" in unknown.stderr)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from ..messages import said
+from ..messages import said, say
 from ..zones import VIAS as VIA_CHOICES
 from .completion import GAME, PLAYER, card_name_completion, player_completion
 from .context import guarded, uow
@@ -107,7 +107,7 @@ def _reveal_or_look(ctx, kind: str, game_id, player, cards, top, end, **extra) -
     ids = [seat.card(c) for c in cards] or None
     if end:
         if top is not None or not ids:
-            raise click.UsageError("--end ends the reveal or look of the CARDS given")
+            raise click.UsageError(str(say("cli.end_needs_cards")))
         _act(ctx, seat, {"type": f"end_{kind}", "cards": ids})
         return
     _act(ctx, seat, {"type": kind, "player": seat.player(player), "cards": ids, "count": top, **extra})

@@ -23,14 +23,14 @@ def _query(rt, printed: str, **asked) -> CandidateQuery:
     """The question (lookups.candidate_query): PRINTED is a card if one is called so, else a mana
     cost ('{R/W}{R/W}', '1RR'); a --commander that can't be one fails."""
     if not printed.strip():  # as the API refuses an empty printed: `none` is the cost of a land
-        raise click.UsageError("PRINTED is empty: give a card's name, or a mana cost (none: no mana cost)")
+        raise click.UsageError(str(say("cli.printed_empty")))
     try:
         name, cost = rt.pool.lookup(printed).name, None
     except ArbiterError as unknown:
         try:
             name, cost = None, ManaCost.parse(printed)
         except ManaCostError:
-            raise click.ClickException(f"no card named {printed!r}, and it isn't a mana cost either"
+            raise click.ClickException(str(say("cli.not_card_nor_cost", printed=repr(printed)))
                                        + did_you_mean(unknown)) from None
     try:
         return lookups.candidate_query(rt.finder, printed=name, cost=cost, **asked)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from ..messages import say
 from .context import db_path
 
 
@@ -63,6 +64,6 @@ class CurrentGameGroup(click.Group):
             if not given:
                 game_id = current(db)
                 if game_id is None:
-                    raise click.UsageError("no game yet: start one with `mentalmagic game new`, or give its id")
+                    raise click.UsageError(str(say("cli.no_current_game")))
                 rest = [game_id, *rest]
         return name, cmd, rest

@@ -40,8 +40,8 @@ def build(ctx, source_path, force):
         path.parent.mkdir(parents=True, exist_ok=True)
         built = ensure_cards(path, source, force=force)
     except CARD_FILE_ERRORS as e:  # a truncated or garbage file: say which, never "Aborted!"
-        fail(OSError(f"cannot import {source_path or os.environ.get('MENTALMAGIC_CARDS') or 'the card source'}: "
-                     f"{' '.join(str(e).split()) or type(e).__name__}"))
+        where = source_path or os.environ.get("MENTALMAGIC_CARDS") or say("cli.the_card_source")
+        fail(OSError(say("cli.cannot_import", source=where, why=" ".join(str(e).split()) or type(e).__name__)))
     click.echo(say("cli.cards_built" if built else "cli.cards_current", source=source_said(source.label)))
 
 
@@ -65,7 +65,7 @@ def download_cards(ctx, url, out):
     try:
         download(url, out, progress)
     except OSError as e:
-        fail(OSError(f"download from {url} failed: {e}"))
+        fail(OSError(say("cli.download_failed", url=url, why=str(e))))
     if tty:
         click.echo("", err=True)
     click.echo(f"saved {out}\nuse it with: MENTALMAGIC_CARDS={out}")

@@ -13,6 +13,7 @@ import click
 
 from .. import decks
 from ..formats import DEFAULT_FORMAT, FORMATS
+from ..messages import say
 from ..names import fold
 from ..rulesets import DEFAULT_RULES, RULE_SETS, game_options
 from . import actions, lines, table
@@ -68,7 +69,7 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
     from ..services import create_game
 
     if (deck_id is None) == (list_file is None):
-        raise click.UsageError("give one of --deck DECK or --list FILE")
+        raise click.UsageError(str(say("cli.deck_or_list")))
     runtime(ctx, lacks_note=False)  # load the cards for a game (without the look-ups' note)
     saved = decks_uow(ctx)
     if deck_id is not None:
@@ -78,7 +79,7 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
         if deck.problems:
             print_deck(deck.to_dict())
             if not skip_problems:
-                raise click.ClickException("some lines load no card: fix the list, or start with --skip-problems")
+                raise click.ClickException(str(say("cli.list_problems")))
         library = deck.library()
     seats = [dict(zip(("name", "team"), p.rsplit(":", 1), strict=False)) if ":" in p else {"name": p}
              for p in players]
@@ -106,7 +107,7 @@ def game_use(ctx, game_id):
     from .current import exists
 
     if not exists(db_path(ctx), game_id):
-        raise click.UsageError(f"no game {game_id!r} in this database (`mentalmagic game list`)")
+        raise click.UsageError(str(say("cli.no_such_game", game=repr(game_id))))
     remember(db_path(ctx), game_id)
     click.echo(f"current game: {game_id}")
 
@@ -117,7 +118,7 @@ def _seat_commanders(seats: list[dict], commanders: tuple[str, ...]) -> None:
         who, sep, name = spec.partition("=")
         seat = next((s for s in seats if fold(s["name"]) == fold(who.strip())), None)
         if not sep or not name.strip() or seat is None:
-            raise click.UsageError(f"--commander {spec!r}: write PLAYER=NAME with one of the players given")
+            raise click.UsageError(str(say("cli.commander_spec", spec=repr(spec))))
         seat["commander"] = [*seat.get("commander", []), name.strip()]
 
 
