@@ -10,7 +10,10 @@ Honest by construction (issue 8):
   server started as ``mentalmagic serve`` starts it (bench/server.py: waitress with a process per
   core and one more, beside gunicorn and one waitress process), routes interleaved in rounds so that the
   machine's noise hits all alike; ratios are taken within a round, then their median reported;
-- process start to first answer (cards stored, and a fresh database), the CLI look-up, RSS/PSS
+- every rule set (docs/rule-sets.md): in process, each preset's index cold and warm; over HTTP,
+  ``/candidates?rules=<preset>`` beside the default's, with its ratio (``candidates_<preset>``);
+- process start to first answer (cards stored, and a fresh database), a variant's first question
+  right after a restart (its index comes with the start), the CLI look-up, RSS/PSS
   of every server process, and the game paths: the judge's read of a 300-card game (wrk, with the
   routes above); durable actions through HTTP (wrk: one bot, and 8 at once, each on its own game)
   against raw durable SQLite inserts on the same disk (one writer; and as many writers at once,
@@ -57,12 +60,14 @@ from mentalmagic.carddata import source_from_env  # noqa: E402
 from mentalmagic.cards import Card  # noqa: E402
 from mentalmagic.index import CandidateFinder, CostIndex  # noqa: E402
 from mentalmagic.pool import CardPool  # noqa: E402
-from mentalmagic.rulesets import RULE_SETS, rule_set  # noqa: E402
+from mentalmagic.rulesets import DEFAULT_RULES, RULE_SETS, rule_set  # noqa: E402
 from mentalmagic.storage import connect  # noqa: E402
 from mentalmagic.storage.carddb import build_cards, load_pool, pool_cache_path, read_finder  # noqa: E402
 from mentalmagic.web.serving import default_server, default_workers  # noqa: E402
 
 DEFAULT_CARDS = ROOT.parent / "shared" / "cards" / "AtomicCards.json.xz"
+VARIANTS = [key for key in RULE_SETS if key != DEFAULT_RULES]  # the presets beside the default
+PRESET_ROUTES = [f"candidates_{key}" for key in VARIANTS]
 SERVER = Path(__file__).resolve().with_name("server.py")
 MENTALMAGIC = Path(sys.executable).with_name("mentalmagic")
 FMT = "vintage"
@@ -102,9 +107,12 @@ class Context:
     def env(self, db_path: Path | None = None) -> dict:
         """The servers' environment: this run's database and cards, rate limits and access log off
         (as `make bench` sets them, so that running bench/run.py directly measures the same)."""
-        return {**os.environ, "MENTALMAGIC_DB": str(db_path or self.db_path),
-                "MENTALMAGIC_CARDS": str(self.args.cards), "MENTALMAGIC_RATE_LIMIT": "0",
-                "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0", "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "MENTALMAGIC_DB": str(db_path or self.db_path),
+               "MENTALMAGIC_CARDS": str(self.args.cards), "MENTALMAGIC_RATE_LIMIT": "0",
+               "MENTALMAGIC_GAMES_PER_HOUR": "0", "MENTALMAGIC_ACCESS_LOG": "0", "PYTHONUNBUFFERED": "1"}
+        # bytecode cached, as an installed package has it: a start times the arbiter, not compiling it
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        return env
 
 
 def say(line: str = "") -> None:
@@ -239,6 +247,7 @@ def section_cards(ctx: Context) -> list[Row]:
     _, t_index = timed(CostIndex, pool, FMT)
     _, t_first = timed(read_finder, ctx.db_path)  # builds and writes the cache
     reps = [timed(read_finder, ctx.db_path)[1] for _ in range(3)]
+    t_variants = statistics.median([timed(read_finder, ctx.db_path, variants=True)[1] for _ in range(3)])
     ctx.finder = read_finder(ctx.db_path)
     ctx.pool = ctx.finder.pool
     t_cached = statistics.median(reps)
@@ -246,9 +255,12 @@ def section_cards(ctx: Context) -> list[Row]:
     say(f"  build_cards            {t_build:6.2f} s   {n_cards:,} cards, {len(pool.nameables):,} nameable entries")
     say(f"  load_pool (SQLite)     {t_load:6.2f} s   + CostIndex({FMT}) {t_index:.2f} s: a start without the cache")
     say(f"  read_finder (cache)    {t_cached:6.2f} s   pool + {FMT} index unpickled ({size:.0f} MB file; "
-        f"first read, which writes it: {t_first:.2f} s)")
+        f"first read, which builds every rule set's index and writes it: {t_first:.2f} s)")
+    say(f"  the same, a server's   {t_variants:6.2f} s   with the {FMT} index of every other rule set "
+        f"({', '.join(VARIANTS)})")
     return [Row(name, "build_cards", t_build, "s"), Row(name, "load_pool + index (no cache)", t_load + t_index, "s"),
-            Row(name, "read_finder from the cache", t_cached, "s")]
+            Row(name, "read_finder from the cache", t_cached, "s"),
+            Row(name, "read_finder from the cache, every rule set's index (a server)", t_variants, "s")]
 
 
 # -- 2. candidates in process: index cold and warm, against a fair brute-force scan ---------
@@ -428,6 +440,9 @@ def section_http(ctx: Context) -> list[Row]:
         "trivial": ["/bench/trivial"],
         "candidates": [f"/api/v1/candidates?printed={quote(c.name, safe='')}" for c in cards],
         "candidates_limit50": [f"/api/v1/candidates?printed={quote(c.name, safe='')}&limit=50" for c in cards],
+        # every other preset (docs/rule-sets.md), the same cards: served at the default's speed (#25)
+        **{f"candidates_{key}": [f"/api/v1/candidates?printed={quote(c.name, safe='')}&rules={key}" for c in cards]
+           for key in VARIANTS},
         "autocomplete": [f"/api/v1/cards?q={quote(p, safe='')}" for p in prefixes],
     }
     library = [c.name for c in ctx.printed_sample("judge", 300)]
@@ -465,7 +480,7 @@ def section_http(ctx: Context) -> list[Row]:
                 f"(rounds: {', '.join(f'{x:,.0f}' for x in v)})")
             rows.append(Row(name, f"{label} {r}", statistics.median(v), "req/s"))
             if (server, workers) == ("waitress", a.workers) and r in ("candidates", "autocomplete", "judge_game",
-                                                                    "candidates_player"):
+                                                                    "candidates_player", *PRESET_ROUTES):
                 ctx.ratios[r] = ratio
         roles = ["master", *["worker"] * (len(mem) - 1)] if workers > 1 else ["process"]
         say("  memory  " + "; ".join(f"{role} RSS {rss:,.0f} MiB, PSS {pss:,.0f} MiB"
@@ -487,6 +502,7 @@ def section_start(ctx: Context) -> list[Row]:
     say("== 4. From the command to the first answer (`mentalmagic serve`, the default server)")
     serve = [str(MENTALMAGIC), "serve"]
     restart, idle = [], []
+    variant_first: dict[str, list[float]] = {key: [] for key in VARIANTS}
     for _ in range(a.starts):
         srv = Server(ctx, cmd=serve)
         try:
@@ -494,6 +510,10 @@ def section_start(ctx: Context) -> list[Row]:
             if not idle:  # what each process holds before any request (section 3 measures it after its load)
                 time.sleep(0.5)  # the workers have forked and answered nothing yet
                 idle = [memory_mib(p) for p in srv.pids()]
+            for key in VARIANTS:  # a variant's first question: its index came with the start (#25)
+                (status, _), t = timed(request, srv.port, "GET", f"/api/v1/candidates?printed=Shock&rules={key}")
+                assert status == 200, status
+                variant_first[key].append(t)
         finally:
             srv.stop()
     nocache = []
@@ -523,6 +543,9 @@ def section_start(ctx: Context) -> list[Row]:
     say(f"  restart, cards stored    median {statistics.median(restart):5.2f} s   ({each})")
     say(f"  restart, no pool cache   median {statistics.median(nocache):5.2f} s   (the cache rebuilt each time)")
     say(f"  first start, fresh DB    median {statistics.median(fresh):5.2f} s   (imports the snapshot)")
+    for key, times in variant_first.items():
+        say(f"  after a restart, a first ?rules={key:<9} question  median {statistics.median(times) * 1e3:6.1f} ms "
+            "(its index came with the start)")
     say(f"  CLI candidates 'Boros Guildmage'  median {statistics.median(cli):5.2f} s   ({len(cli)} runs, cards stored)")
     for label, times in game_cmds.items():
         say(f"  CLI {label:<30} median {statistics.median(times):5.2f} s   ({len(times)} runs; goal 0.4 s, issue 20)")
@@ -533,6 +556,8 @@ def section_start(ctx: Context) -> list[Row]:
             Row(name, "restart, no pool cache", statistics.median(nocache), "s"),
             Row(name, "first start, fresh database", statistics.median(fresh), "s"),
             Row(name, "CLI candidates", statistics.median(cli), "s"),
+            *(Row(name, f"after a restart, a first ?rules={key} question", statistics.median(times) * 1e3, "ms")
+              for key, times in variant_first.items()),
             *(Row(name, f"CLI {label}", statistics.median(times), "s") for label, times in game_cmds.items()),
             *(Row("memory", f"at start, {role} {i} RSS/PSS", rss, f"MiB (PSS {pss:,.0f})")
               for i, (role, (rss, pss)) in enumerate(zip(roles, idle, strict=False)))]
@@ -932,7 +957,7 @@ def main(argv=None) -> int:
     say(f"  bench wall time {time.perf_counter() - t_all:.0f} s, load average at the end {os.getloadavg()[0]:.2f}")
     r, c = ctx.ratios, args.connections
     say("ratios: " + " ".join(f"{k}={r[k]:.2f}" if k in r else f"{k}=n/a"
-                              for k in ("candidates", "candidates_player", "autocomplete", "judge_game",
+                              for k in ("candidates", "candidates_player", *PRESET_ROUTES, "autocomplete", "judge_game",
                                         "actions_vs_sqlite", "insert_route_vs_sqlite", f"actions{c}_vs_sqlite",
                                         f"actions{c}_vs_sqlite{c}",
                                         "restart_s", "catch_up_ms")))

@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:
 from flask import request  # noqa: E402
 
 from bench.raw import Inserter  # noqa: E402
-from mentalmagic.runtime import load_frozen  # noqa: E402
+from mentalmagic.runtime import load_frozen, write_aside  # noqa: E402
 from mentalmagic.web import create_app, serving  # noqa: E402
 
 
@@ -32,7 +32,8 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=serving.default_workers())
     p.add_argument("--inserts", type=Path, default=None, help="the file POST /bench/insert writes to")
     args = p.parse_args()
-    app = load_frozen(create_app)  # as `mentalmagic serve` builds it: the pool out of the collector's sight
+    # as `mentalmagic serve` builds it: the pool out of the collector's sight, a first start's cache written aside
+    app = load_frozen(create_app, {"POOL_CACHE_LATER": True})
     app.add_url_rule("/bench/trivial", "bench_trivial", lambda: {"ok": True})
     if args.inserts:
         insert = Inserter(args.inserts)
@@ -44,6 +45,7 @@ def main() -> None:
 
         app.add_url_rule("/bench/insert", "bench_insert", bench_insert, methods=["POST"])
     # served as `mentalmagic serve` serves: its limits (connections, timeouts, waitress's poll()), its threads
+    write_aside(app.extensions["mentalmagic"])
     serving.serve(app, args.server, "127.0.0.1", args.port, args.workers)
 
 

@@ -178,10 +178,12 @@ def first_variant(args) -> int:
 
 
 def just_start(args) -> int:
+    """The app built as `mentalmagic serve` builds it, up to where it can answer (a first start's
+    pool cache is then written aside by a tree that does so: POOL_CACHE_LATER, ignored by older ones)."""
     from mentalmagic.runtime import load_frozen
     from mentalmagic.web import create_app
 
-    load_frozen(create_app)
+    load_frozen(create_app, {"POOL_CACHE_LATER": True})
     return 0
 
 

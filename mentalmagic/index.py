@@ -57,9 +57,17 @@ class CostIndex:
         self.phyrexian_as_hybrid = bool(self.rules.options.get("phyrexian_as_hybrid"))
         self.nameables = pool.nameables  # sorted by name: a position is a rank
         by_cost: dict[ManaCost, list[int]] = defaultdict(list)
+        keys_of: dict[ManaCost, frozenset] = {}  # ~900 distinct costs among ~34k names: each read once
+        allowed: dict[int, bool] = {}  # by card: a split card's halves share its refusal
         for pos, n in enumerate(self.nameables):
-            if refusal_under(pool, self.rules, n.card, fmt) is None:
-                for concrete in cost_keys(n.cost, self.rules.matching):
+            ok = allowed.get(id(n.card))
+            if ok is None:
+                ok = allowed[id(n.card)] = refusal_under(pool, self.rules, n.card, fmt) is None
+            if ok:
+                keys = keys_of.get(n.cost)
+                if keys is None:
+                    keys = keys_of[n.cost] = cost_keys(n.cost, self.rules.matching)
+                for concrete in keys:
                     by_cost[concrete].append(pos)
         self.by_cost = {k: array("i", v) for k, v in by_cost.items()}  # ~34k positions, not ~34k int objects
         # names more than one entry answers to ("Start"): the identity filter reads all of them
@@ -198,9 +206,25 @@ class CandidateFinder:
         self._filtered, self._concrete = {}, {}
         self._lock = Lock()
 
+    @staticmethod
+    def index_key(fmt: str, rules: RuleSet) -> tuple:
+        """What the index of ``fmt`` under ``rules`` is kept under."""
+        return check_format(fmt), rules.index_key
+
+    def built(self) -> dict[tuple, CostIndex]:
+        """The indexes built (or adopted) so far, by ``index_key``."""
+        return dict(self._indexes)
+
+    def adopt(self, indexes: dict[tuple, CostIndex]) -> None:
+        """Indexes built elsewhere over this same pool (the pool cache's): kept as if built here."""
+        for key, idx in indexes.items():
+            if idx.nameables is not self.pool.nameables:
+                raise ValueError("an index of another pool")
+            self._indexes.setdefault(key, idx)
+
     def index(self, fmt: str, phyrexian_as_hybrid: bool = False, rules: RuleSet | None = None) -> CostIndex:
         rules = rules_of(rules, phyrexian_as_hybrid)
-        key = (check_format(fmt), rules.index_key)
+        key = self.index_key(fmt, rules)
         idx = self._indexes.get(key)
         if idx is None:
             with self._lock:  # two threads asking at once build it once

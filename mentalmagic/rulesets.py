@@ -333,7 +333,8 @@ class RuleSet:
         """What a cost index is kept under, beside its format: the default's house option alone, as ever."""
         if self.key == DEFAULT_RULES:
             return bool(self.options.get("phyrexian_as_hybrid"))
-        return (self.key, tuple(sorted(self.options.items())))
+        # an option sent switched off is one not sent (with_options): one index for both
+        return (self.key, tuple(sorted((k, v) for k, v in self.options.items() if v)))
 
     def rule_for(self, rule: str) -> str:
         """This rule set's own rule where the default's ``rule`` would be cited (704.2 is Xom's 6)."""

@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 
+import pytest
 from test_importers import TINY, write
 
 from mentalmagic.carddata import source_from_env
@@ -197,3 +198,75 @@ def test_a_cli_look_up_loads_neither_flask_nor_marshmallow_nor_the_grammar(tmp_p
     assert done.returncode == 0, done.stderr
     assert "may be named as {W}" in done.stdout
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_server_starts_with_each_rule_sets_index_and_a_variant_question_builds_none(tmp_path, monkeypatch):
+    """Issue 25: the variant indexes are built with the pool (a first start, before any request)
+    and kept in its cache (a restart reads them): a variant question right after a start builds
+    no index. A CLI look-up's runtime leaves them unread."""
+    from mentalmagic import index, lookups
+    from mentalmagic.rulesets import RULE_SETS, rule_set
+    from mentalmagic.runtime import checked_runtime, open_runtime
+    from mentalmagic.storage.carddb import variant_indexes
+
+    path = write(tmp_path / "a.json", TINY)
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(path))
+    db_path = tmp_path / "server.sqlite"
+    builds = []
+    real_init = index.CostIndex.__init__
+
+    def counted(self, pool, fmt, *args, **kwargs):
+        builds.append((fmt, kwargs.get("rules")))
+        real_init(self, pool, fmt, *args, **kwargs)
+
+    monkeypatch.setattr(index.CostIndex, "__init__", counted)
+    assert {key for _, rules in variant_indexes() for key in [rules.key]} == set(RULE_SETS) - {"magic-ville"}
+    for start in ("first start", "restart"):
+        rt = checked_runtime(db_path, source_from_env(str(path)))
+        assert len(builds) == (1 + len(variant_indexes()) if start == "first start" else 0), start
+        builds.clear()
+        for key in RULE_SETS:  # as /candidates?rules= asks, with the house option sent switched off
+            q = lookups.candidate_query(rt.finder, printed="Savannah Lions", rules=key, phyrexian_as_hybrid=False)
+            fresh = index.CandidateFinder(rt.pool).candidates(q)  # a finder of its own builds its index
+            builds.clear()
+            assert [n.name for n in rt.finder.candidates(q).names] == [n.name for n in fresh.names], key
+            assert builds == [], (start, key)  # answered from the index the start brought
+    cli = open_runtime(db_path, rebuild=False)  # a look-up: the default index alone
+    assert set(cli.finder.built()) == {index.CandidateFinder.index_key("vintage", rule_set(None))}
+    assert builds == []
+
+
+def test_an_option_sent_switched_off_keeps_the_index_of_the_option_not_sent():
+    from mentalmagic.rulesets import RULE_SETS, rule_set
+
+    for key in RULE_SETS:
+        assert rule_set(key, {"phyrexian_as_hybrid": False}).index_key == rule_set(key).index_key
+    assert rule_set("magering", {"phyrexian_as_hybrid": True}).index_key != rule_set("magering").index_key
+
+
+def test_a_first_start_may_write_its_cache_once_it_answers_and_the_next_start_reads_it(tmp_path, monkeypatch):
+    """`mentalmagic serve` leaves a first start's pool cache for later (POOL_CACHE_LATER), and
+    writes it aside once it answers (runtime.write_aside): a child process writes what the next
+    start reads, every index included."""
+    import time
+
+    from mentalmagic import index
+    from mentalmagic.runtime import checked_runtime, write_aside
+    from mentalmagic.storage.carddb import variant_indexes
+
+    path = write(tmp_path / "a.json", TINY)
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(path))
+    db_path = tmp_path / "later.sqlite"
+    rt = checked_runtime(db_path, source_from_env(str(path)), defer_cache=True)
+    assert not pool_cache_path(db_path).exists() and len(rt.later) == 1
+    write_aside(rt)
+    assert rt.later == []
+    deadline = time.monotonic() + 60  # waiting for the child's file, not timing it
+    while not pool_cache_path(db_path).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pool_cache_path(db_path).is_file()
+    monkeypatch.setattr(index.CostIndex, "__init__", lambda *a, **k: pytest.fail("an index was built"))
+    again = checked_runtime(db_path, source_from_env(str(path)), defer_cache=True)
+    assert again.later == []  # read from the cache: nothing left to write
+    assert len(again.finder.built()) == 1 + len(variant_indexes())
+    assert names(again.finder) == names(rt.finder)

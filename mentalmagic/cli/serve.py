@@ -12,7 +12,7 @@ import webbrowser
 import click
 
 from ..messages import say
-from ..runtime import load_frozen
+from ..runtime import load_frozen, write_aside
 
 
 def _serving():
@@ -46,7 +46,7 @@ def serve(ctx, host, port, server, workers, threads, open_browser):
     try:
         # cards built and loaded once, before any worker starts; the MENTALMAGIC_* settings read
         # (a bad one is a ValueError naming it) and kept in app.config for the server
-        app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"])})
+        app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"]), "POOL_CACHE_LATER": True})
     except (StartupError, ValueError) as e:
         raise click.ClickException(str(e)) from None
 
@@ -59,6 +59,7 @@ def serve(ctx, host, port, server, workers, threads, open_browser):
         if open_browser:
             threading.Thread(target=open_when_listening, args=(host, port), daemon=True).start()
 
+    write_aside(app.extensions["mentalmagic"])  # a first start's pool cache, while the workers start and answer
     try:
         serving.serve(app, server, host, port, workers, threads, on_ready=ready)
     except OSError as e:  # the port is taken, or the address isn't this machine's

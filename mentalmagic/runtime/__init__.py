@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import lzma
 import os
+import signal
 import sqlite3
 import sys
 import threading
@@ -49,6 +50,8 @@ class Runtime:
     pool: CardPool
     finder: CandidateFinder
     games: object = field(default=None)  # the game store, attached by the web app
+    # what a start left to do once it answers (open_runtime's ``defer_cache``): the pool cache's writing
+    later: list = field(default_factory=list)
 
 
 def load_frozen(load, *args, **kwargs):
@@ -106,13 +109,16 @@ def ensure_cards(db_path: Path, source: Source | None = None, *, force: bool = F
 
 
 def open_runtime(db_path: Path, source: Source | None = None, *, rebuild: bool = True,
-                 built: list[Card] | None = None) -> Runtime:
-    """Load the pool and its default index, first making the card tables current.
+                 built: list[Card] | None = None, variants: bool = False, defer_cache: bool = False) -> Runtime:
+    """Load the pool and its default index (and with ``variants``, a server's, each rule set's:
+    storage/carddb.variant_indexes), first making the card tables current.
 
     ``rebuild=False`` (the CLI's look-ups) builds only an empty database and
     otherwise uses the stored cards as they are: a judge's query must never
     swap the cards under a running server. ``stale_source()`` says when they differ.
     ``built``: the cards the caller has just imported into the tables (``ensure_cards(keep=)``).
+    ``defer_cache``: a pool built here (not read from its cache) leaves the cache's writing in
+    ``Runtime.later``, for ``write_aside`` once the server answers.
     """
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -121,8 +127,39 @@ def open_runtime(db_path: Path, source: Source | None = None, *, rebuild: bool =
         if ensure_cards(db_path, source, keep=imported):
             built = imported
     # with the default format's index, from the pool cache when current, else from the cards just imported
-    finder = read_finder(db_path, cards=built or None)
-    return Runtime(db_path=db_path, pool=finder.pool, finder=finder)
+    later: list = []
+    finder = read_finder(db_path, cards=built or None, variants=variants, later=later if defer_cache else None)
+    return Runtime(db_path=db_path, pool=finder.pool, finder=finder, later=later)
+
+
+def write_aside(rt: Runtime) -> None:
+    """Do what the start left for later (``Runtime.later``: the pool cache of a first start) in
+    another process where there is fork, so the server starts its workers and answers meanwhile,
+    and the pages the writing touches are that process's own, gone with it (the server's stay
+    shared with its workers); elsewhere, here and now. Nothing waits for it: a start that finds
+    no cache builds the pool, as this one did. The writer is a grandchild, so the server's
+    children are its workers alone (the one between exits at once, reaped here)."""
+    tasks, rt.later = rt.later, []
+    if not tasks:
+        return
+    if not hasattr(os, "fork"):
+        for task in tasks:
+            task()
+        return
+    pid = os.fork()
+    if pid == 0:  # never returns into the server's code
+        code = 1
+        try:
+            if os.fork() == 0:
+                # a stop of the server's process group lets it finish its file (well under a second)
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                for task in tasks:
+                    task()
+            code = 0
+        finally:
+            os._exit(code)
+    os.waitpid(pid, 0)
 
 
 _EMBEDDED = EMBEDDED_LABEL.split(" ", 1)[0] + " "  # "embedded: ", then the file's path in the checkout
@@ -245,8 +282,9 @@ def card_table_problem(db_path: Path) -> Message | None:
     return None
 
 
-def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
-    """``open_runtime`` after the self-check: card file, database, card tables; else StartupError."""
+def checked_runtime(db_path: Path, source: Source | None = None, *, defer_cache: bool = False) -> Runtime:
+    """``open_runtime`` after the self-check: card file, database, card tables; else StartupError.
+    A server's: with every rule set's index (``variants``)."""
     db_path = Path(db_path)
     try:
         source = source or source_from_env()
@@ -277,7 +315,7 @@ def checked_runtime(db_path: Path, source: Source | None = None) -> Runtime:
     if refused:
         raise unwritable(db_path, *refused)
     try:
-        return open_runtime(db_path, source, rebuild=False, built=built)
+        return open_runtime(db_path, source, rebuild=False, built=built, variants=True, defer_cache=defer_cache)
     except ValueError as e:  # a bad MENTALMAGIC_BANLIST
         raise StartupError(_one_line(e)) from None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import json
@@ -23,6 +24,7 @@ from ..index import CandidateFinder
 from ..mana import ManaCost
 from ..messages import say
 from ..pool import CardPool, PoolInfo
+from ..rulesets import DEFAULT_RULES, RULE_SETS, rule_set
 from . import connect, transaction
 
 # What the card tables hold: bumped when a build stores something new, so that tables built
@@ -258,9 +260,16 @@ class CardsAsked:
 
 
 # The modules whose classes a cached finder holds: a change to any of them invalidates the cache.
-_POOL_CODE = ("cards.py", "mana.py", "names.py", "pool.py", "formats.py", "index.py", "identity.py")
+_POOL_CODE = ("cards.py", "mana.py", "names.py", "pool.py", "formats.py", "index.py", "identity.py", "rulesets.py")
 _CODE_DIR = Path(__file__).resolve().parents[1]
 CACHED_FORMATS = ("vintage",)  # the default format answers the first query at once
+
+
+def variant_indexes() -> list[tuple[str, object]]:
+    """(format, rule set) of the indexes the pool cache keeps beside the default ones: the default
+    format's under each other preset (docs/rule-sets.md). A server loads them before its workers
+    fork, so no worker builds one on a request; a look-up from the CLI leaves them unread."""
+    return [(fmt, rule_set(key)) for fmt in CACHED_FORMATS for key in RULE_SETS if key != DEFAULT_RULES]
 
 
 def pool_cache_path(db_path) -> Path:
@@ -279,15 +288,22 @@ def pool_signature(meta: dict) -> str:
                      f"tables {meta.get('card_schema', 1)}", sys.version])
 
 
-def _read_cached(path: Path, signature: str) -> CandidateFinder | None:
+# The cache file is three pickles written by one Pickler (so the variant indexes refer to the
+# pool's own objects, not copies): the signature, the finder with its default indexes, then the
+# variant indexes (variant_indexes), which only a reader that asks for them unpickles.
+def _read_cached(path: Path, signature: str, variants: bool) -> CandidateFinder | None:
     try:
         with open(path, "rb") as fh:
-            if pickle.load(fh) != signature:
+            unpickler = pickle.Unpickler(fh)
+            if unpickler.load() != signature:
                 return None
             collecting = gc.isenabled()
             gc.disable()  # ~100k objects that all live on: collecting while they load is wasted work
             try:
-                return pickle.load(fh)
+                finder = unpickler.load()
+                if variants:
+                    finder.adopt(unpickler.load())
+                return finder
             finally:
                 if collecting:  # a caller that turned it off (the CLI, serve) freezes the pool first
                     gc.enable()
@@ -295,24 +311,34 @@ def _read_cached(path: Path, signature: str) -> CandidateFinder | None:
         return None  # absent, half-written by a crash, or from older code: rebuild it
 
 
-def _write_cached(path: Path, signature: str, finder: CandidateFinder) -> None:
+def _write_cached(path: Path, signature: str, finder: CandidateFinder, variant_keys: set[tuple]) -> None:
+    built = finder.built()
+    head = CandidateFinder(finder.pool)
+    head.adopt({k: idx for k, idx in built.items() if k not in variant_keys})
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as fh:
-            pickle.dump(signature, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            pickle.dump(finder, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler = pickle.Pickler(fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler.dump(signature)
+            pickler.dump(head)
+            pickler.dump({k: idx for k, idx in built.items() if k in variant_keys})
         os.replace(tmp, path)  # readers see the old file or the new one, never half of one
     except OSError:
         tmp.unlink(missing_ok=True)  # a read-only folder: every start loads from SQLite instead
 
 
-def read_finder(db_path, *, cache: bool = True, cards: list[Card] | None = None) -> CandidateFinder:
-    """The stored pool with the ban list and its default index, as a CandidateFinder.
+def read_finder(db_path, *, cache: bool = True, cards: list[Card] | None = None,
+                variants: bool = False, later: list | None = None) -> CandidateFinder:
+    """The stored pool with the ban list and its default index, as a CandidateFinder; with
+    ``variants`` (a server), the variant indexes too (``variant_indexes``).
 
     Built from the tables, it is cached in a pickle beside the database file (written here,
     read back only when ``pool_signature`` matches), so a restart or a CLI look-up reads it in
-    a fraction of the time it takes to rebuild it. ``cards``: the tables' cards, just imported
-    (``build_cards(..., keep=)``), so that a first start builds its pool without reading them back.
+    a fraction of the time it takes to rebuild it. A build makes every cached index, variants
+    included, so that the cache holds them for the next start. ``cards``: the tables' cards, just
+    imported (``build_cards(..., keep=)``), so that a first start builds its pool without reading
+    them back. ``later``: a list the cache's writing is appended to (a callable), instead of
+    writing it now: a server writes it once it answers (runtime.write_aside).
     """
     db = connect(db_path, apply_schema=False)
     try:
@@ -320,7 +346,7 @@ def read_finder(db_path, *, cache: bool = True, cards: list[Card] | None = None)
         cache = cache and meta is not None and str(db_path) != ":memory:"
         if cache:
             signature, path = pool_signature(meta), pool_cache_path(db_path)
-            finder = _read_cached(path, signature)
+            finder = _read_cached(path, signature, variants)
             if finder is not None:
                 return finder
         finder = CandidateFinder(load_pool(db, cards=cards))
@@ -328,8 +354,17 @@ def read_finder(db_path, *, cache: bool = True, cards: list[Card] | None = None)
         db.conn.close()
     for fmt in CACHED_FORMATS:
         finder.index(fmt)
+    variant_keys = set()
+    if cache or variants:
+        for fmt, rules in variant_indexes():
+            finder.index(fmt, rules=rules)
+            variant_keys.add(finder.index_key(fmt, rules))
     if cache:
-        _write_cached(path, signature, finder)
+        write = functools.partial(_write_cached, path, signature, finder, variant_keys)
+        if later is None:
+            write()
+        else:
+            later.append(write)
     return finder
 
 

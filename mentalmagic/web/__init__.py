@@ -34,7 +34,9 @@ class JSONProvider(OrjsonProvider):
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app. ``test_config`` may pass DATABASE, a preloaded RUNTIME and SETTINGS.
+    """Build the app. ``test_config`` may pass DATABASE, a preloaded RUNTIME and SETTINGS, and
+    POOL_CACHE_LATER (``mentalmagic serve``: a first start's pool cache written once it answers,
+    runtime.write_aside).
 
     Without a RUNTIME the self-check runs first and raises ``StartupError`` (one line) on
     a broken card file, database or card tables.
@@ -57,7 +59,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     # a bad setting is refused before the (longer) self-check and pool load
     log = accesslog.open_log(settings.access_log)
     limits.check_storage(settings)
-    rt = app.config.get("RUNTIME") or checked_runtime(Path(app.config["DATABASE"]))
+    rt = app.config.get("RUNTIME") or checked_runtime(Path(app.config["DATABASE"]),
+                                                       defer_cache=bool(app.config.get("POOL_CACHE_LATER")))
     app.extensions["mentalmagic"] = rt
     app.extensions["mentalmagic.health"] = HealthCheck(rt, settings.health_interval)
 
