@@ -73,13 +73,21 @@ serve: serve-setup
 dev: serve-setup
 	$(BIN)/flask --app app run --debug --host $(HOST) --port $(PORT)
 
-# Both tiers: the core tier, then what reads the full card snapshot or drives Chromium (docs/development.md).
-test: setup browser
-	$(BIN)/python -m pytest -q
+# The tests run on every core (pytest-xdist), JOBS workers: `make test JOBS=1` runs them in one process.
+JOBS    ?= auto
+# The core tier: the tests with none of the markers of pyproject.toml (docs/development.md, "Tests").
+CORE    := not snapshot and not browser and not processes and not fuzz
+PYTEST  := $(BIN)/python -m pytest -q -n $(JOBS)
 
-# The core tier alone: the mini pool's cards (tests/minipool.py), no snapshot, no browser.
+# The whole suite: the core tier and the marked tests (the full card snapshot, Chromium, server processes, fuzzing).
+# Python keeps its bytecode for the workers and the servers the tests start, whatever the caller's environment.
+test test-core: export PYTHONDONTWRITEBYTECODE :=
+test: setup browser
+	$(PYTEST)
+
+# The core tier alone, the fast loop: the mini pool's cards (tests/minipool.py), in-process, no browser.
 test-core: setup
-	$(BIN)/python -m pytest -q -m "not snapshot"
+	$(PYTEST) -m "$(CORE)"
 
 # Style (ruff) and the import rules (import-linter: the contracts in pyproject.toml).
 lint: $(DEV_STAMP)

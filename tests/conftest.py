@@ -10,20 +10,51 @@ file. Every test that uses the snapshot, through any fixture, is marked
 
 from __future__ import annotations
 
+import functools
+import gc
 import json
 import os
+import sys
+import types
 from pathlib import Path
 
-import minipool
-import pytest
-import support
-from minipool import mini_pool as build_mini_pool
+try:
+    import fcntl
+except ImportError:  # Windows: each xdist worker builds what the run would share
+    fcntl = None
 
-from mentalmagic.carddata import EMBEDDED_PATH, source_from_env
-from mentalmagic.index import CandidateFinder
-from mentalmagic.messages import use_translations
-from mentalmagic.storage import connect
-from mentalmagic.storage.carddb import build_cards, read_finder, read_pool
+# Keep the compiled test modules (their assertions rewritten by pytest) and the package's bytecode
+# in __pycache__ (ignored) even where PYTHONDONTWRITEBYTECODE is set: otherwise each process, every
+# xdist worker and every server a test starts, compiles them all again. Before the imports below.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+def _ram_temp_root() -> str | None:
+    """/dev/shm, where it is a writable file system in memory with room for a run (Linux)."""
+    try:
+        free = os.statvfs("/dev/shm")
+    except (OSError, AttributeError):
+        return None
+    return "/dev/shm" if free.f_bavail * free.f_frsize >= 2 << 30 and os.access("/dev/shm", os.W_OK) else None
+
+
+# tmp_path and the databases of a run in memory where there is room (pytest's own setting for where
+# its temporary folders go): every commit of a game still calls fdatasync, which a disk shared with
+# other runs makes wait milliseconds, and memory doesn't. A caller's own setting wins.
+if "PYTEST_DEBUG_TEMPROOT" not in os.environ and (_root := _ram_temp_root()):
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = _root
+
+import minipool  # noqa: E402
+import pytest  # noqa: E402
+import support  # noqa: E402
+from minipool import mini_pool as build_mini_pool  # noqa: E402
+
+from mentalmagic.carddata import EMBEDDED_PATH, source_from_env  # noqa: E402
+from mentalmagic.index import CandidateFinder  # noqa: E402
+from mentalmagic.messages import use_translations  # noqa: E402
+from mentalmagic.storage import connect  # noqa: E402
+from mentalmagic.storage.carddb import build_cards, read_finder, read_pool  # noqa: E402
 
 # The suite creates many games from one address: no rate limit and no access log unless a test
 # asks for them (tests/test_limits.py passes its own SETTINGS). Set before any app is built.
@@ -35,8 +66,32 @@ SNAPSHOT = Path(os.environ.get("MENTALMAGIC_TEST_CARDS") or EMBEDDED_PATH)
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if "snapshot_path" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "snapshot_path" in fixtures:
             item.add_marker(pytest.mark.snapshot)
+        if "browser" in fixtures or _imports_playwright(item.module):
+            item.add_marker(pytest.mark.browser)
+
+
+@functools.cache
+def _imports_playwright(module) -> bool:
+    """A page test's module imports Playwright (``sync_api`` or a name from it)."""
+    for value in vars(module).values() if module else ():
+        if isinstance(value, types.ModuleType):
+            name = value.__name__
+        elif isinstance(value, (type, types.FunctionType)):
+            name = value.__module__ or ""
+        else:
+            continue
+        if name.split(".")[0] == "playwright":
+            return True
+    return False
+
+
+def pytest_collection_finish(session):
+    # What importing the suite built lives to the end of the run: the collector (each collection, and
+    # pytest's own at the end of the run) need not walk it again.
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
@@ -69,14 +124,36 @@ def snapshot_path() -> Path:
     return SNAPSHOT
 
 
+def _built_once(tmp_path_factory, name: str, build) -> Path:
+    """``build(path)`` once per run, however many xdist workers ask: the first builds it under a lock
+    in the run's own temporary folder, the others wait for it and read the same file."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER") and fcntl:
+        root = root.parent  # the run's folder, above each worker's own
+    folder = root / name
+    folder.mkdir(exist_ok=True)
+    path = folder / "mentalmagic.sqlite"
+    with open(folder / "lock", "w") as lock:
+        if fcntl:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / "built").exists():
+            build(path)
+            (folder / "built").touch()
+    return path
+
+
 @pytest.fixture(scope="session")
 def card_db_path(tmp_path_factory, snapshot_path) -> Path:
-    """A real SQLite card database built from the full snapshot, once per session."""
-    path = tmp_path_factory.mktemp("cards") / "mentalmagic.sqlite"
-    db = connect(path)
-    build_cards(db, source_from_env(str(snapshot_path)))
-    db.conn.close()
-    return path
+    """A real SQLite card database built from the full snapshot, once per run, and its pool cache
+    beside it (``read_finder``), written before any worker reads it. The tests only read it."""
+
+    def build(path):
+        db = connect(path)
+        build_cards(db, source_from_env(str(snapshot_path)))
+        db.conn.close()
+        read_finder(path)
+
+    return _built_once(tmp_path_factory, "cards", build)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,8 @@ import urllib.request
 import pytest
 from test_serving import get, serve  # noqa: F401 - the fixture, used by name
 
+pytestmark = pytest.mark.processes
+
 API = "/api/v1"
 MB = 1024 * 1024
 

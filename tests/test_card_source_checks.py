@@ -11,7 +11,8 @@ from served import Served, call, tiny_env
 from test_importers import TINY, write
 from test_startup import assert_refused, start
 
-pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="serves with workers (POSIX)")
+pytestmark = [pytest.mark.processes,
+              pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="serves with workers (POSIX)")]
 
 
 def card_count(db) -> tuple[int, int]:

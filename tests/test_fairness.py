@@ -16,7 +16,8 @@ import time
 import pytest
 from served import Served, call, tiny_env
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="a second loopback address (127.0.0.2): Linux")
+pytestmark = [pytest.mark.processes,
+              pytest.mark.skipif(sys.platform != "linux", reason="a second loopback address (127.0.0.2): Linux")]
 
 SOCKETS = 3500
 PARTIAL = b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"

@@ -206,6 +206,7 @@ def race_in_another_process(db_path: str, game_id: str, token: str, card: str, n
         results.put(("error", card, repr(e)))
 
 
+@pytest.mark.processes
 def test_two_processes_racing_for_one_name_on_one_file_give_it_to_exactly_one(base_url, db_path):
     game = RemoteGame(base_url, ["Shock", "Shock"], players=2)
     first, second = game.draw("p1")[0], game.draw("p2")[0]
@@ -256,6 +257,7 @@ def undo_then_draw_in_another_process(db_path: str, game_id: str, judge: str, pl
         results.put(("error", repr(e)))
 
 
+@pytest.mark.processes
 def test_an_undo_and_a_new_event_by_another_process_show_in_the_next_read_as_a_fresh_replay(base_url, db_path,
                                                                                            pool, finder):
     from mentalmagic import views

@@ -337,6 +337,7 @@ WALK_NAMES = ["Lightning Bolt", "Shock", "Goblin Taskmaster", "Warbreak Trumpete
               "Figure of Destiny", "Elvish Visionary", "Black Lotus"]
 
 
+@pytest.mark.fuzz
 def test_a_random_walk_of_actions_never_fails_the_server_and_its_log_replays_to_the_live_state(app, start):
     import random
 

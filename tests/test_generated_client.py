@@ -16,7 +16,7 @@ import pytest
 from support import served
 
 # The script plays on the snapshot's cards; generating the client takes seconds.
-pytestmark = pytest.mark.snapshot
+pytestmark = [pytest.mark.snapshot, pytest.mark.processes]
 PACKAGE = "mm_generated_client"
 
 

@@ -12,6 +12,8 @@ import time
 import pytest
 from served import Served, call, tiny_env
 
+pytestmark = pytest.mark.processes
+
 GAME = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Savannah Lions"] * 40}
 DRAW = {"type": "draw", "count": 1}
 

@@ -35,6 +35,8 @@ from mentalmagic.names import fold
 from mentalmagic.permissions import JUDGE as JUDGE_CALLER
 from mentalmagic.views import game_view
 
+pytestmark = pytest.mark.processes
+
 API = "/api/v1"
 BOTS = 4
 KILL_AFTER = 40  # acknowledged actions before the SIGKILL

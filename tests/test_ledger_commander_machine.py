@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 import strategies
 import test_ledger_machine as machine
 from hypothesis import settings
@@ -18,6 +19,8 @@ from mentalmagic.handles import viewer
 from mentalmagic.permissions import Caller
 from mentalmagic.views import game_view
 from mentalmagic.zones import COMMAND, REMOVED
+
+pytestmark = pytest.mark.fuzz
 
 COMMANDER_SETUP = GameSetup("commander", strategies.PLAYERS, strategies.SETUP.library,
                             commanders=tuple((f"k-{p.id}", "Krenko, Mob Boss", p.id) for p in strategies.PLAYERS))

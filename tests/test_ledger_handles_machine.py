@@ -15,6 +15,7 @@ import json
 from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
@@ -29,6 +30,8 @@ from mentalmagic.handles import sees, viewer
 from mentalmagic.permissions import Caller
 from mentalmagic.views import game_view, names_view, player_events
 from mentalmagic.zones import HAND
+
+pytestmark = pytest.mark.fuzz
 
 SETUP = replace(PLAIN_SETUP, secret="a game's own secret")
 PLAYERS = [p.id for p in SETUP.players]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
 from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -27,6 +28,8 @@ from mentalmagic.names import fold
 from mentalmagic.permissions import JUDGE, Caller
 from mentalmagic.views import event_view, game_view
 from mentalmagic.zones import HAND, HIDDEN_ZONES, LIBRARY, REMOVED
+
+pytestmark = pytest.mark.fuzz
 
 OUTCOMES: Counter[str] = Counter()  # across the whole run: both kinds must happen for the test to mean much
 

@@ -18,6 +18,8 @@ from mentalmagic.names import fold
 from mentalmagic.views import face_up_options
 from mentalmagic.zones import HIDDEN_ZONES, LIBRARY
 
+pytestmark = pytest.mark.fuzz
+
 
 @pytest.fixture(scope="module")
 def finder(mini_finder):

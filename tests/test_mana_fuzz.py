@@ -3,10 +3,13 @@ that quotes the input), never another exception; what it reads prints back to it
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mentalmagic.mana import ManaCost, ManaCostError
+
+pytestmark = pytest.mark.fuzz
 
 # Text made mostly of what costs are made of, so the parser's deeper paths are reached too.
 COSTLIKE = st.lists(st.sampled_from(list("{}/0123456789WUBRGCPXYZSHwubrgcpxs ½∞²-") + ["none", "{W}", "{2/R}"]),

@@ -181,6 +181,7 @@ def test_a_first_start_never_reads_the_cards_back_from_the_tables(tmp_path, monk
     assert pool_cache_path(tmp_path / "fresh.sqlite").is_file()  # and the next start reads the cache
 
 
+@pytest.mark.processes
 def test_a_cli_look_up_loads_neither_flask_nor_marshmallow_nor_the_grammar(tmp_path):
     """Nor Babel (English needs no catalogue), nor the games' and the server's commands, nor what
     only a misspelt name (difflib) or an installed package's data folder (platformdirs) needs."""

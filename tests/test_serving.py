@@ -114,6 +114,7 @@ def wait_for_workers(proc: subprocess.Popen, workers: int, gone: int | list[int]
     return workers_of(proc.pid)
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(sys.platform == "win32", reason="gunicorn runs on POSIX only")
 def test_gunicorn_serves_from_two_worker_processes(serve):
     proc, port = serve("--server", "gunicorn", "--workers", "2")
@@ -130,6 +131,7 @@ def test_gunicorn_serves_from_two_worker_processes(serve):
     assert b"gunicorn, 2 workers" in proc.stdout.read()
 
 
+@pytest.mark.processes
 def test_waitress_serves_in_one_process(serve):
     proc, port = serve("--server", "waitress", "--workers", "1")
     assert workers_of(proc.pid) == []
@@ -137,6 +139,7 @@ def test_waitress_serves_in_one_process(serve):
     assert status == 200 and found["cards"][0]["name"] == "Savannah Lions"
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_serve_open_shows_the_pages_in_the_browser_once_the_server_listens(serve, tmp_path, monkeypatch, workers):
     """`serve --open` (issue 24) hands the URL to the default browser: here $BROWSER, a script that
@@ -155,6 +158,7 @@ def test_serve_open_shows_the_pages_in_the_browser_once_the_server_listens(serve
     assert opened.read_text() == f"http://127.0.0.1:{port}/ 200"
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
 def test_the_default_server_is_waitress_processes_that_half_open_clients_cant_starve(serve, monkeypatch):
     """`make serve`'s server: a worker per core and one more, and 120 connections that never finish
@@ -190,6 +194,7 @@ def test_the_default_server_is_waitress_processes_that_half_open_clients_cant_st
 TWO_CORES = hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) > 1
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not TWO_CORES, reason="workers are kept on cores where Linux pins them, on two cores or more")
 @pytest.mark.parametrize("server", ["waitress", "gunicorn"])
 def test_each_worker_is_kept_on_one_core_in_turn_and_its_replacement_on_the_same(serve, server):
@@ -214,6 +219,7 @@ def test_each_worker_is_kept_on_one_core_in_turn_and_its_replacement_on_the_same
         in proc.stdout.read()  # the start line says where the workers run
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not TWO_CORES, reason="workers are kept on cores where Linux pins them, on two cores or more")
 def test_a_gunicorn_reload_keeps_the_cores_evenly_shared(serve):
     """SIGHUP makes gunicorn start new workers while the old ones still run, then stop the old ones:
@@ -235,6 +241,7 @@ def test_a_gunicorn_reload_keeps_the_cores_evenly_shared(serve):
     assert get(port, "/api/v1/health")[0] == 200
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
 def test_workers_left_to_the_scheduler_when_pinning_is_off(serve, monkeypatch):
     monkeypatch.setenv("MENTALMAGIC_PIN_WORKERS", "0")
@@ -386,6 +393,7 @@ print("stopped", flush=True)
 """
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
 @pytest.mark.parametrize("script", [STOP_AT_FORK, STOP_BETWEEN_FORKS], ids=["at-a-fork", "between-two-forks"])
 def test_a_stop_that_arrives_as_a_worker_forks_stops_it_too(script):

@@ -33,6 +33,7 @@ def test_counts_are_per_client_and_survive_reopening_the_file(tmp_path):
     assert remaining == 4 and time.time() < reset <= time.time() + 60
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="processes that share the file need fork")
 def test_processes_count_one_client_once(tmp_path):
     counts = limiter(tmp_path / "c.limits")
@@ -69,6 +70,7 @@ def test_a_crowded_table_forgets_the_window_that_ends_first_never_refuses_wrongl
     assert all(counts.get_window_stats(MINUTE, c)[1] in (4, 5) for c in "abcdefgh")
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(sys.platform != "linux", reason="reads the workers from /proc")
 def test_three_workers_count_a_client_once_within_5_percent_and_a_restart_keeps_it(tmp_path):
     """`make serve`'s default storage: a client gets MENTALMAGIC_RATE_LIMIT requests a minute from the

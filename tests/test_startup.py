@@ -61,6 +61,7 @@ def test_a_sound_database_passes_the_self_check(snapshot_db, snapshot_path):
     assert result.output.startswith(f"ok: {snapshot_db} holds 34,")
 
 
+@pytest.mark.processes
 def test_emptied_card_tables_refuse_to_start(snapshot_db, snapshot_path):
     with sqlite3.connect(snapshot_db) as conn:
         conn.execute("PRAGMA foreign_keys = ON")
@@ -70,6 +71,7 @@ def test_emptied_card_tables_refuse_to_start(snapshot_db, snapshot_path):
     assert "were imported from" in line
 
 
+@pytest.mark.processes
 def test_a_database_with_a_bad_header_refuses_to_start(snapshot_db, snapshot_path):
     with open(snapshot_db, "r+b") as fh:
         fh.write(b"this is no SQLite")
@@ -77,6 +79,7 @@ def test_a_database_with_a_bad_header_refuses_to_start(snapshot_db, snapshot_pat
                    str(snapshot_db), "not a database", "restore it from a backup")
 
 
+@pytest.mark.processes
 def test_a_truncated_card_file_refuses_to_start(tmp_path):
     packed = lzma.compress(tiny_atomic_cards())
     cards = tmp_path / "AtomicCards.json.xz"
@@ -93,12 +96,14 @@ def test_a_truncated_card_file_refuses_to_start(tmp_path):
      ("AtomicCards.json.xz", b"", "is empty")],
     ids=["html", "not-xz", "wrong-shape", "empty"],
 )
+@pytest.mark.processes
 def test_a_garbage_or_empty_card_file_refuses_to_start(tmp_path, name, content, says):
     cards = tmp_path / name
     cards.write_bytes(content)
     assert_refused(start(tmp_path / "new.sqlite", cards, "serve", "--port", "0"), str(cards), says)
 
 
+@pytest.mark.processes
 def test_the_self_check_command_refuses_the_same_way(snapshot_db, snapshot_path):
     with open(snapshot_db, "r+b") as fh:
         fh.write(b"this is no SQLite")
@@ -113,6 +118,7 @@ def test_the_self_check_command_refuses_the_same_way(snapshot_db, snapshot_path)
       "MENTALMAGIC_RATE_LIMIT_STORAGE='bogus://x'")],
     ids=["rate-limit", "access-log", "storage"],
 )
+@pytest.mark.processes
 def test_a_bad_setting_refuses_to_start_naming_it(tmp_path, settings, says):
     assert_refused(start(tmp_path / "new.sqlite", tmp_path / "no-cards.json", "serve", "--port", "0", **settings),
                    says)

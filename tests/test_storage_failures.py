@@ -15,7 +15,8 @@ from served import Served, call, fill, tmpfs
 from test_importers import TINY, write
 from test_startup import assert_refused
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="mounts a tmpfs (Linux)")
+pytestmark = [pytest.mark.processes,
+              pytest.mark.skipif(sys.platform != "linux", reason="mounts a tmpfs (Linux)")]
 
 BOUND = 30  # seconds: how long a condition may take to come true, never a timing assertion
 

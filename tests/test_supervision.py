@@ -12,7 +12,8 @@ import time
 import pytest
 from served import Served, call, tiny_env
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")
+pytestmark = [pytest.mark.processes,
+              pytest.mark.skipif(not hasattr(os, "fork"), reason="several processes need fork (POSIX)")]
 
 
 def alive(pid: int) -> bool:

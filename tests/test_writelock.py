@@ -54,6 +54,7 @@ with lock:  # opened and held here, before the fork, as a master would
 """
 
 
+@pytest.mark.processes
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
 def test_a_forked_worker_opens_its_own_file_so_the_master_excludes_it(tmp_path):
     """flock excludes open files: a worker reusing the descriptor it inherited would share the
