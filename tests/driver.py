@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from support import as_shown, assert_envelope, checked, shown_to
+from support import as_shown, assert_envelope, checked, schema, shown_to
 
 from mentalmagic.web import schemas
 
@@ -35,7 +35,7 @@ class Game:
         response = checked(client.post(f"{API}/games", json=body))
         assert response.status_code == 201, response.get_json()
         created = response.get_json()
-        assert schemas.CreateGameOut().validate(created) == {}
+        assert schema(schemas.CreateGameOut).validate(created) == {}
         assert created["library_size"] == len(library)
         self.client = client
         self.id = created["id"]
@@ -71,7 +71,7 @@ class Game:
         response = self.get("", who)
         assert response.status_code == 200, response.get_json()
         body = response.get_json()
-        assert schemas.GameOut().validate(body) == {}
+        assert schema(schemas.GameOut).validate(body) == {}
         return body
 
     def card(self, cid: str, who=JUDGE) -> dict | None:
@@ -79,12 +79,12 @@ class Game:
         shown = self.shown(who, cid)
         return next((c for c in self.view(who)["cards"] if c["id"] == shown), None)
 
-    def _listing(self, key: str, schema, who) -> list[dict]:
-        """GET /<key>: a 200 whose body the schema validates; its list."""
+    def _listing(self, key: str, out, who) -> list[dict]:
+        """GET /<key>: a 200 whose body the schema ``out`` validates; its list."""
         response = self.get(f"/{key}", who)
         assert response.status_code == 200
         body = response.get_json()
-        assert schema().validate(body) == {}
+        assert schema(out).validate(body) == {}
         return body[key]
 
     def names(self, who=JUDGE) -> list[dict]:
@@ -112,7 +112,7 @@ class Game:
         response = self.act(who, **action)
         body = response.get_json()
         assert response.status_code == 200, (action, body)
-        assert schemas.ActionOut().validate(body) == {}
+        assert schema(schemas.ActionOut).validate(body) == {}
         return body
 
     def refused(self, who, status: int, code: str, rule: str | None = None, *, cites_rule=True, **action) -> dict:
@@ -137,7 +137,7 @@ class Game:
     def undo(self) -> dict:
         response = checked(self.client.post(f"{API}/games/{self.id}/undo", headers=self.headers(JUDGE)))
         assert response.status_code == 200, response.get_json()
-        assert schemas.UndoOut().validate(response.get_json()) == {}
+        assert schema(schemas.UndoOut).validate(response.get_json()) == {}
         return response.get_json()
 
 

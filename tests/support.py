@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+import shutil
 import signal
 import sqlite3
 import threading
@@ -18,6 +20,13 @@ def games_app(tmp_path_factory, card_db_path, pool, finder, name: str):
 
     db = fresh_games_db(card_db_path, tmp_path_factory.mktemp(name) / "games.sqlite")
     return create_app({"TESTING": True, "DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=finder)})
+
+
+@functools.cache
+def schema(cls):
+    """One instance of a marshmallow schema class for the whole run: building one (and its nested
+    schemas) costs more than the validation it is used for, and validating keeps no state."""
+    return cls()
 
 
 def checked(response):
@@ -50,7 +59,7 @@ def assert_envelope(response, status: int, *, cites_rule: bool = True) -> dict:
     elif error["code"] != "not_a_candidate":
         assert "suggestions" not in error, error
     assert isinstance(error["code"], str) and error["code"] and isinstance(error["message"], str) and error["message"]
-    assert ErrorOut().validate(body) == {}
+    assert schema(ErrorOut).validate(body) == {}
     if status == 409 and cites_rule:
         assert re.fullmatch(r"\d{3}(\.\d+[a-z]?)?|D\d+", error.get("rule", "")), error  # a refusal cites its rule
     if status == 422:
@@ -67,13 +76,20 @@ def cli_over_session_pool(monkeypatch, pool, finder) -> None:
 
 
 def fresh_games_db(card_db_path, path):
-    """A copy of the session card database (schema applied, no game yet) at ``path``."""
+    """A copy of the session card database (schema applied, no game yet) at ``path``, with the pool
+    cache beside it where it has one, as a copied instance folder has it: a start over the copy
+    reads the pool as a restart does (the cache's signature still says whether it fits the tables)
+    instead of building it again from the tables."""
+    from mentalmagic.storage.carddb import pool_cache_path
+
     src, dst = sqlite3.connect(card_db_path), sqlite3.connect(path)
     try:
         src.backup(dst)
     finally:
         src.close()
         dst.close()
+    if pool_cache_path(card_db_path).exists():
+        shutil.copyfile(pool_cache_path(card_db_path), pool_cache_path(path))
     return path
 
 

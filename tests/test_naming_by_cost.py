@@ -48,8 +48,9 @@ def test_a_check_by_cost_is_the_whole_index_verdict(card_db_path, snapshot_pool,
         same = snapshot_finder.candidates(printed=printed).candidates
         names = [other.nameables()[0].name, printed.nameables()[0].name] + ([same[0].name] if same else [])
         for name in names:
+            by_cost = _by_cost(card_db_path, printed, named=name)  # what a game command reads for this naming
             for asked in ({}, {"taken": [name]}, {"identity": identity_of([krenko]), "fmt": "commander"}):
-                small = _by_cost(card_db_path, printed, named=name).check(name, printed=printed, **asked)
+                small = by_cost.check(name, printed=printed, **asked)
                 whole = snapshot_finder.check(name, printed=printed, **asked)
                 assert small.legal == whole.legal, (printed.name, name, asked)
                 assert [(r.rule, r.message.as_json()) for r in small.reasons] == [

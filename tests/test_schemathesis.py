@@ -11,10 +11,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, given, settings
-from schemathesis.checks import CHECKS, load_all_checks
-from schemathesis.config import SchemathesisConfig
 
 API = "/api/v1"
 EXAMPLES = 25  # per operation, the same every run (derandomized): a sample of each operation's inputs
@@ -23,7 +20,7 @@ LIBRARY = ["Shock", "Fire // Ice", "Savannah Lions", "Island", "Forest", "Llanow
 
 
 # Its library names cards (Island, Dark Ritual) the mini pool doesn't hold.
-pytestmark = pytest.mark.snapshot
+pytestmark = [pytest.mark.snapshot, pytest.mark.fuzz]
 
 
 @pytest.fixture(scope="module")
@@ -39,19 +36,22 @@ def fuzz_app(app):
     return app
 
 
-# A request valid by the document may still name what only the data knows to be wrong (a card
-# no pool holds in a library, a player id not in this game, one card id where two are needed):
-# docs/api.md answers those 422 with `fields`, so 422 counts as a refusal the schema can't foresee.
-CONFIG = SchemathesisConfig.from_dict({"checks": {"positive_data_acceptance": {
-    "expected-statuses": ["2xx", "401", "403", "404", "409", "422"]}}})
-load_all_checks()
-EVERY_CHECK = [c for c in CHECKS.get_all() if callable(c) and not isinstance(c, type)]
-
-
 def test_the_api_answers_as_its_document_says(fuzz_app):
     """Every operation of the document, every check; the first failure of each operation is reported."""
+    # Imported here: at the top, every process that collects the suite (each xdist worker) would.
+    import schemathesis
+    from schemathesis.checks import CHECKS, load_all_checks
+    from schemathesis.config import SchemathesisConfig
+
+    # A request valid by the document may still name what only the data knows to be wrong (a card
+    # no pool holds in a library, a player id not in this game, one card id where two are needed):
+    # docs/api.md answers those 422 with `fields`, so 422 counts as a refusal the schema can't foresee.
+    config = SchemathesisConfig.from_dict({"checks": {"positive_data_acceptance": {
+        "expected-statuses": ["2xx", "401", "403", "404", "409", "422"]}}})
+    load_all_checks()
+    every_check = [c for c in CHECKS.get_all() if callable(c) and not isinstance(c, type)]
     game = fuzz_app.config["FUZZ_GAME"]
-    schema = schemathesis.openapi.from_wsgi(f"{API}/openapi.json", fuzz_app, config=CONFIG)
+    schema = schemathesis.openapi.from_wsgi(f"{API}/openapi.json", fuzz_app, config=config)
     failures, statuses = {}, {}
     sent = itertools.count()
     for result in schema.get_all_operations():
@@ -71,7 +71,7 @@ def test_the_api_answers_as_its_document_says(fuzz_app):
                     case.path_parameters["player_id"] = "p1"
                 if n % 2 and "card_id" in case.path_parameters:
                     case.path_parameters["card_id"] = game["cards"][n % len(game["cards"])]
-            response = case.call_and_validate(checks=EVERY_CHECK)
+            response = case.call_and_validate(checks=every_check)
             statuses.setdefault(label, set()).add(response.status_code)  # noqa: B023 - called in this turn
 
         try:
