@@ -49,7 +49,10 @@ def face_up_filter(face_down_via: str | None, turn_up_via: str) -> tuple[str | N
     groups = {keywords} if keywords else set()
     if face_down_via in PLAYED_AS:
         groups.add((PLAYED_AS[face_down_via],))
-    return type_, tuple(sorted(groups))
+    # A group holding all of another's keywords is met whenever that one is (a morph card turned up
+    # by morph has "morph", so "morph or megamorph" says nothing more): said once, not twice.
+    kept = {g for g in groups if not any(o != g and set(o) <= set(g) for o in groups)}
+    return type_, tuple(sorted(kept))
 
 
 def fits(face, type_: str | None, groups: Keywords) -> bool:

@@ -152,6 +152,21 @@ def test_d13d_a_named_card_moved_face_down_via_morph_must_be_a_morph_card(finder
     assert "Shock has no morph" in err.message, err.message
 
 
+def test_d13d_the_refusal_says_each_missing_keyword_once_in_english_and_french(finder):
+    """A card cast via morph turned up via morph must have morph: "morph or megamorph" is implied,
+    so the refusal says "no morph" once, not "no morph and no morph or megamorph"."""
+    from mentalmagic.catalogue import text
+
+    t = Table(finder, "Shock")
+    t.draw(ANA)
+    t.morph(ANA, "c1")
+    err = t.refused(ANA, errors.NotACandidate, type="turn_face_up", card="c1", via="morph", name="Lightning Bolt")
+    english, french = text(err.said, "en"), text(err.said, "fr")
+    assert english.startswith("Lightning Bolt has no morph: ") and "megamorph" not in english, english
+    assert english.count("morph") == french.count("morph") == 3, (english, french)  # the missing, the via, the must
+    assert french.startswith("Foudre : pas de morph ; une carte retournée") and "megamorph" not in french, french
+
+
 # -- D13(e): names taken by an opponent who has since left still count for 705.4a --------------------
 def test_d13e_names_taken_by_an_opponent_who_left_still_open_705_4a(finder):
     t = Table(finder, "Lightning Bolt", "Shock", "Chain Lightning", players=THREE)
