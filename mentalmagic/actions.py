@@ -43,7 +43,7 @@ from .errors import (
     ReturnRefused,
     WrongNamer,
 )
-from .game import LEAVE_RULE, LEFT, PUBLIC_ZONES, Event, GameSetup, GameState, commander_tax
+from .game import LEAVE_RULE, LEFT, PUBLIC_ZONES, Event, GameSetup, GameState, commander_tax, game_losses
 from .index import CandidateFinder
 from .messages import ALREADY_NAMED, Message, say
 from .names import fold
@@ -187,8 +187,8 @@ class _Context:
                 if loss is None:
                     loss = lost
                 else:
-                    list(_chain(loss))[-1]["game_loss"] = lost
-                for d in _chain(lost):
+                    game_losses(loss)[-1]["game_loss"] = lost
+                for d in game_losses(lost):
                     gone = _Gone(gone.players | {d["player"]}, gone.removed | set(d["removed"]),
                                  gone.settled | set(d["removed"]) | set(d["exiled"]))
         if revealed:
@@ -217,13 +217,6 @@ class _Context:
         if returned:
             out["returned"] = list(returned)
         return out
-
-
-def _chain(loss: dict):
-    """A game loss and the losses it caused in turn (their ``game_loss``), in order."""
-    while loss:
-        yield loss
-        loss = loss.get("game_loss")
 
 
 @dataclass(frozen=True)

@@ -518,6 +518,17 @@ def _library_ownership(c: CardState) -> None:
         c.owner, c.controller = c.library_owner, None
 
 
+def game_losses(loss: dict | None) -> list[dict]:
+    """A game loss an event records (its data's ``game_loss``) and the losses it caused in turn, in
+    order: a leaver's card with no legal name left costs its player the game (D8), each recorded as
+    the previous loss's ``game_loss``."""
+    out = []
+    while loss:
+        out.append(loss)
+        loss = loss.get("game_loss")
+    return out
+
+
 def replay(setup: GameSetup, events) -> GameState:
     """The state after folding ``events`` onto the setup, in order."""
     state = GameState.initial(setup)

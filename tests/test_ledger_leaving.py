@@ -9,7 +9,11 @@ The judge's line says them with `naming C [as] NAME`. The core tier: cards of te
 
 from __future__ import annotations
 
+import re
+
 import pytest
+import test_cli_games
+from test_cli_games import ok
 from test_ledger import ANA, BOB, CID, DEE, TWO, Table
 from test_ledger_commander import CommanderTable
 
@@ -18,6 +22,8 @@ from mentalmagic.actions import decide
 from mentalmagic.game import Player, replay, undo
 
 THREE = (*TWO, Player(CID, "Cid"))
+# the terminal's fixtures: a games file over the snapshot (its one test here is of the snapshot tier)
+db, real_db = test_cli_games.db, test_cli_games.real_db
 # Savannah Lions ({W}) played face down has no legal name as a morph (no {W} morph card): D8.
 # Lightning Bolt ({R}) played face down may be Goblin Taskmaster or Warbreak Trumpeter.
 LIONS, BOLT = "Savannah Lions", "Lightning Bolt"
@@ -200,3 +206,21 @@ def test_through_the_api_a_loss_asks_for_the_losers_names_then_takes_them_from_t
     assert asked.status_code == 409 and list(asked.get_json()["error"]["fields"]["names"]) == [bolt]
     lost = client.post(line, headers=judge, json={"line": "ana up 1 naming 2 as Goblin Taskmaster"}).get_json()
     assert lost["event"]["data"]["game_loss"]["namings"][bolt]["name"] == "Goblin Taskmaster"
+
+
+# -- what the terminal says of it: `game show` and `game export` name every player out, and why ---------
+def test_game_show_and_export_say_each_player_a_leavers_cards_cost_the_game(db, tmp_path):
+    """Bob leaves with Ana's and Cid's {12} morphs (D8 twice): each is out for their own reason."""
+    path = tmp_path / "list.txt"
+    path.write_text("Blightsteel Colossus\nBlightsteel Colossus\nShock\n", encoding="utf-8")  # no {12} morph
+    out = ok(db, "new", "Ana", "Bob", "Cid", "Dee", "--list", path, "--no-shuffle")
+    game = re.search(r"game (\S+):", out).group(1)
+    for line in ("ana draw 1", "ana play 1 via morph", "bob move 1 to battlefield", "cid draw 1",
+                 "cid play 2 via morph", "bob move 2 to battlefield", "bob leave"):
+        ok(db, "do", game, line)
+    shown = ok(db, "show", game)
+    assert re.search(r"out: Ana lost at event 7 \(705\.4a\)", shown)
+    assert re.search(r"out: Cid lost at event 7 \(705\.4a\)", shown)
+    assert re.search(r"out: Bob left the game at event 7", shown)
+    exported = ok(db, "export", game)
+    assert exported.count("no legal name remains for this face-down card (705.4a, D8)") >= 2

@@ -8,6 +8,7 @@ import re
 from babel import Locale
 
 from ..catalogue import primary, translations
+from ..game import game_losses
 from ..messages import N_
 
 _VIA = ("morph", "megamorph", "disguise", "manifest", "cloak", "effect")
@@ -125,14 +126,13 @@ class _Log:
             (
                 x
                 for x in reversed(events)
-                if (x["data"].get("game_loss") or {}).get("player") == p["id"]
-                or (x["type"] == "leave_game" and x["data"].get("player") == p["id"])
+                if _loss_of(x, p["id"]) or (x["type"] == "leave_game" and x["data"].get("player") == p["id"])
             ),
             None,
         )
         if p["status"] == "in_game" or e is None:
             return status
-        loss = e["data"].get("game_loss")
+        loss = _loss_of(e, p["id"])
         words, rule = (
             (self.loss(loss, e), loss["rule"]) if loss else (self.t("log.leave", who=p["name"]), e.get("rule"))
         )
@@ -144,7 +144,8 @@ class _Log:
         naming = d.get("naming") or {}
         named = f" {t('log.named', name=self.said(naming['name']))}" if naming.get("name") else ""
         exception = f" {t('log.exception')}" if naming.get("exception") else ""
-        loss = f" — {self.loss(d['game_loss'], e)}" if d.get("game_loss") else ""
+        losses = " ".join(self.loss(x, e) for x in game_losses(d.get("game_loss")))
+        loss = f" — {losses}" if losses else ""
         cards = " ".join(card(c) for c in d.get("cards") or [])
         kind = e["type"]
         if kind == "draw":
@@ -197,7 +198,7 @@ class _Log:
         if kind in ("reveal", "look", "end_reveal", "end_look"):
             return t(f"log.{kind}", who=who, cards=cards)
         if kind == "leave_game":
-            return t("loss.departure", who=self.who(d.get("player")), n=len(d.get("removed") or []))
+            return t("loss.departure", who=self.who(d.get("player")), n=len(d.get("removed") or [])) + loss
         if kind == "shuffle":
             return t("log.shuffle", who=who) if d.get("random") else t("log.shuffle_at", who=who, at=d.get("at"))
         if kind == "commander_damage":
@@ -208,3 +209,8 @@ class _Log:
         if kind == "end_game":
             return t("log.end_game")
         return f"{who}: {kind}"
+
+
+def _loss_of(e: dict, pid: str) -> dict | None:
+    """The loss of ``pid`` event ``e`` records: its game loss, or one that loss caused in turn (D8)."""
+    return next((x for x in game_losses(e["data"].get("game_loss")) if x.get("player") == pid), None)

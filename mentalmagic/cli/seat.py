@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..game import game_losses
 from .context import names_said, store
 
 
@@ -66,8 +67,7 @@ class Seat:
             parts.append(f"face down via {d.get('via', 'effect')}")
         if d.get("naming"):
             parts.append(f"named {self.said(d['naming']['name'])}")
-        loss = d.get("game_loss")
-        if loss:
+        for loss in game_losses(d.get("game_loss")):  # and those it caused in turn (D8)
             parts.append(f"{self.who(loss['player'])} loses ({loss['rule']})")
         if e.get("rule"):
             parts.append(f"[{e['rule']}]")

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..game import game_losses
 from .completion import GAME, PLAYER, card_name_completion, player_completion
 from .context import guarded, uow
 from .seat import Seat
@@ -88,13 +89,12 @@ def _ending(seat: Seat, view: dict) -> list[str]:
     out = []
     for e in reversed(seat.game_events()):
         d = e["data"]
-        loss = d.get("game_loss")
-        if loss:
+        for loss in game_losses(d.get("game_loss")):  # and those it caused in turn (D8)
             why = (f"{d['total']} combat damage from {seat.ref(d['commander'])}, 21 from one commander loses"
                    if loss["rule"] == "903.10a" else "no legal name remained for a face-down card (D8)"
                    + (f"; {_WHY[loss['why']]}" if loss.get("why") in _WHY else ""))
             out.append(f"out: {seat.who(loss['player'])} lost at event {e['seq']} ({loss['rule']}): {why}")
-        elif e["type"] == "leave_game":
+        if e["type"] == "leave_game":
             out.append(f"out: {seat.who(d['player'])} left the game at event {e['seq']} ({e.get('rule') or 'D9'})")
     finished = view.get("finished")
     if finished:

@@ -9,7 +9,7 @@ import { cardView } from "./cardview.js";
 import { Combobox } from "./combobox.js";
 import { confirmFirst } from "./confirm.js";
 import { download, gameText } from "./export.js";
-import { consequences, describe as describeEvent, endWords, lossWords } from "./gamelog.js";
+import { consequences, describe as describeEvent, endWords, lossOf, lossWords } from "./gamelog.js";
 import { CommandError, completions, query, withSeat } from "./commandline.js";
 import { givenName, lang, localName, num, saidName, t } from "./i18n.js";
 import { manaCost } from "./mana.js";
@@ -279,11 +279,11 @@ function commanderLine(g, p) {
 /** Why a player is out of the game, from the log: the loss and its rule, or the departure (D9). */
 function outReason(p) {
   if (p.status === "in_game") return null;
-  const e = S.events.slice().reverse().find((x) => (x.data.game_loss && x.data.game_loss.player === p.id)
-    || (x.type === "leave_game" && x.data.player === p.id));
+  const e = S.events.slice().reverse().find((x) => lossOf(x, p.id) || (x.type === "leave_game" && x.data.player === p.id));
   if (!e) return null;
-  const words = e.data.game_loss ? lossWords(e.data.game_loss, e, logCtx) : t("log.leave", { who: p.name });
-  const rule = e.data.game_loss ? e.data.game_loss.rule : e.rule;
+  const loss = lossOf(e, p.id); // a leaver whose card cost another the game left: their own words
+  const words = loss ? lossWords(loss, e, logCtx) : t("log.leave", { who: p.name });
+  const rule = loss ? loss.rule : e.rule;
   return el("p", { class: "out-reason" }, words, ...(rule ? ruleRef(rule) : []));
 }
 

@@ -15,6 +15,17 @@ export function lossWords(loss, e, { who, card }) {
   return t("loss.d8", { who: name }) + why;
 }
 
+/** The game losses an event records: its game_loss, then each loss that one caused in turn (a leaver's
+ * card with no legal name left costs its player the game, D8), as game.py's game_losses. */
+export function gameLosses(e) {
+  const out = [];
+  for (let loss = (e.data || {}).game_loss; loss; loss = loss.game_loss) out.push(loss);
+  return out;
+}
+
+/** The loss of player ``pid`` an event records, or null. */
+export const lossOf = (e, pid) => gameLosses(e).find((loss) => loss.player === pid) || null;
+
 /** What leaves with a player who is out (D9). */
 export function departureWords(d, { who }) {
   const n = (d.removed || []).length;
@@ -37,7 +48,8 @@ export function describe(e, ctx) {
   const who = name(e.player || d.player);
   const named = d.naming && d.naming.name ? ` ${t("log.named", { name: said(d.naming.name) })}` : "";
   const exception = d.naming && d.naming.exception ? ` ${t("log.exception")}` : "";
-  const loss = d.game_loss ? ` — ${lossWords(d.game_loss, e, ctx)}` : "";
+  const losses = gameLosses(e).map((l) => lossWords(l, e, ctx)).join(" ");
+  const loss = losses ? ` — ${losses}` : "";
   switch (e.type) {
     case "draw":
       return t("log.draw", { who, n: (d.cards || []).length, cards: (d.cards || []).map(card).join(" ") });
@@ -64,7 +76,7 @@ export function describe(e, ctx) {
     case "reveal": case "look": case "end_reveal": case "end_look":
       return t(`log.${e.type}`, { who, cards: (d.cards || []).map(card).join(" ") });
     case "leave_game":
-      return departureWords(d, ctx);
+      return departureWords(d, ctx) + loss;
     case "shuffle":
       return t(d.random ? "log.shuffle" : "log.shuffle_at", { who, at: d.at });
     case "commander_damage":
@@ -82,7 +94,7 @@ export function consequences(preview, ctx) {
   const e = preview.event || preview.undone;
   if (!e || preview.undone) return out;
   const d = e.data || {};
-  if (d.game_loss) out.push(lossWords(d.game_loss, e, ctx), departureWords(d.game_loss, ctx));
+  for (const loss of gameLosses(e)) out.push(lossWords(loss, e, ctx), departureWords(loss, ctx));
   if (e.type === "leave_game") out.push(departureWords(d, ctx));
   if (e.type === "end_game") out.push(t("confirm.end_game"));
   if (preview.finished && e.type !== "end_game") out.push(endWords(preview.finished, ctx));
