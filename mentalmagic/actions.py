@@ -36,6 +36,7 @@ from .errors import (
     LibraryEmpty,
     LibraryRefused,
     NameRequired,
+    NotACandidate,
     NotInLibrary,
     OwnershipRefused,
     PentalandRefused,
@@ -49,7 +50,7 @@ from .messages import ALREADY_NAMED, Message, say
 from .names import fold
 from .naming import PLAYED_AS, Naming, check_turn_up_via
 from .permissions import authorize, for_whom, player_in
-from .rulesets import DEFAULT_RULES, LandPlay, face_down_refusal, land_play_refusal
+from .rulesets import DEFAULT_RULES, LandPlay, face_down_refusal, holds_land_name, is_face_card, land_play_refusal
 from .zones import (
     BATTLEFIELD,
     COMMAND,
@@ -167,7 +168,8 @@ class _Context:
         gone = _Gone(before.players | {pid}, before.removed | set(out["removed"]),
                      before.settled | set(out["removed"]) | set(out["exiled"]))
         revealed, namings, loss = [], {}, None
-        for cid in (*out["removed"], *out["exiled"]):
+        face_cards = self.naming.rules is not None and self.naming.rules.renamed_on_return  # MageRing: named by nobody
+        for cid in () if face_cards else (*out["removed"], *out["exiled"]):
             c = self.state.cards[cid]
             if cid in before.settled or c.zone not in CONTROLLED_ZONES or not c.face_down or c.pentaland \
                     or c.commander_of or c.named_as:
@@ -216,7 +218,16 @@ class _Context:
         out = {"removed": removed, "exiled": exiled, "released": released}
         if returned:
             out["returned"] = list(returned)
-        return out
+        return {**out, **self.names_dropped([*removed, *exiled])}
+
+    def names_dropped(self, ids: list[str]) -> dict:
+        """MageRing's "face cards": these cards leave the battlefield and the stack for exile or
+        out of the game, and drop their names there; {} under the other rule sets."""
+        rules = self.naming.rules
+        if rules is None or not rules.renamed_on_return:
+            return {}
+        dropped = [cid for cid in ids if self.state.cards[cid].named_as is not None]
+        return {"unnamed": dropped, "unnamed_rule": rules.cite("face_cards")} if dropped else {}
 
 
 @dataclass(frozen=True)
@@ -304,7 +315,9 @@ def _move(ctx: _Context, cmd: Move):
 
     if face_down and not pentaland and via is not None:
         _check_face_down_via(ctx, via)
-    naming, loss = _move_naming(ctx, c, src, to, face_down, pentaland, name, via, owner, controller)
+    unnamed = _face_card(ctx, c, to, name)
+    naming, loss = _move_naming(ctx, c, src, to, face_down, pentaland, name, via, owner, controller) \
+        if unnamed is None else (None, None)
     was_face_down = c.face_down and src not in HIDDEN_ZONES
     if face_down and not was_face_down and not pentaland and c.named_as and via in PLAYED_AS:
         ctx.naming.check_fits_face_down(c.named_as, via, "effect")  # a named Shock can't be cast as a morph
@@ -329,11 +342,32 @@ def _move(ctx: _Context, cmd: Move):
         data["game_loss"] = loss
     rule = (naming or {}).get("rule") or ("705.4a" if loss else None) or _move_rule(
         c, src, to, pentaland_asked, pentaland, face_down and not was_face_down)
+    if unnamed:
+        data["unnamed"] = unnamed
+        rule = rule or unnamed["rule"]
+    if pentaland_asked and c.named_as is None and ctx.naming.rules is not None and ctx.naming.rules.land.takes_name:
+        data["land_name"] = ctx.naming.rules.land.name  # Xom 4: "name and play ... as Utopia"
     if c.commander_of and src == COMMAND and to == STACK:  # cast from the command zone: 903.8's tax
         count = ctx.state.players[c.commander_of].commander_casts.get(c.id, 0) + 1
         data["commander_cast"] = {"player": c.commander_of, "count": count, "tax": commander_tax(count - 1)}
         rule = "903.8"
     return data, rule
+
+
+def _face_card(ctx: _Context, c: CardState, to: str, name: str | None) -> dict | None:
+    """MageRing's "face cards": going anywhere but the battlefield or the stack, a card is its printed
+    card there, so it takes no name (705.2, 705.3 and D12 name nothing) and drops the one it had,
+    which stays taken: back on the battlefield or the stack it is named anew, as another card (its
+    "once per game"). The name dropped and the rule ({} when it had none); None under the other
+    rule sets, or where the card goes on as named."""
+    rules = ctx.naming.rules
+    if rules is None or not is_face_card(rules, to):
+        return None
+    rule = rules.cite("face_cards")
+    if name is not None:
+        raise NotACandidate("rules.face_card", name=name, rule=rule,
+                            fields={"name": [say("rules.face_card.field", name=name)]})
+    return {"name": c.named_as, "rule": rule} if c.named_as is not None else {}
 
 
 def _move_rule(c: CardState, src: str, to: str, pentaland_asked: bool, pentaland: bool,
@@ -400,7 +434,8 @@ def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, fac
     under its own rule (rulesets.land_play_refusal)."""
     rules = ctx.naming.rules
     if rules is not None and rules.key != DEFAULT_RULES:
-        play = LandPlay(zone=c.zone, to=to, named=c.named_as is not None, face_down=c.face_down,
+        named = c.named_as is not None and not holds_land_name(rules.land, c.named_as)  # Xom 3b: a Utopia stays one
+        play = LandPlay(zone=c.zone, to=to, named=named, face_down=c.face_down,
                         revealed=bool(c.revealed), own=c.owner == ctx.actor, by_judge=ctx.is_judge, name_given=name)
         rule = land_play_refusal(rules.land, play) if face_down_asked is not False else rules.land.rule
         if rule is not None:
@@ -505,6 +540,7 @@ def _name(ctx: _Context, cmd: Name):
         return {"card": c.id, "name": c.named_as, **_repeated_name(c, cmd.name)}, "704.4"
     if c.face_down and c.zone not in HIDDEN_ZONES:
         raise FaceDownRefused("face_down.named_when_up", rule="705.4")
+    _face_card(ctx, c, c.zone, cmd.name)  # MageRing: its printed card here takes no name
     rule = "705.5" if cmd.choice else "704.1"
     if ctx.is_judge:
         namer = cmd.player if cmd.player is not None else c.holder
@@ -530,6 +566,8 @@ def _turn_face_up(ctx: _Context, cmd: TurnFaceUp):
     check_turn_up_via(c.face_down_via, via)
     _check_face_down_via(ctx, via)
     data: dict = {"card": c.id, "via": via}
+    if _face_card(ctx, c, c.zone, cmd.name) is not None:  # MageRing: face up in exile, it is its printed card
+        return data, ctx.naming.rules.cite("face_cards")
     if c.commander_of:  # turned face up as itself, unnamed (D14(a))
         ctx.check_namer(c.namer, "705.4", say("namer.why.turns_up"))
         _never_named(cmd.name)

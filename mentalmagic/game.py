@@ -343,6 +343,10 @@ class GameState:
             c.face_down_seq = c.face_down_by = c.face_down_via = None
         c.face_down = d["face_down"]
         self._hidden_anew(c, e.seq)
+        if "unnamed" in d:
+            _drop_name(c)
+        if "land_name" in d:  # Xom 4, 3b: named Utopia for good, no card's name: nothing is taken
+            c.named_as = d["land_name"]
         self._fold_naming(c, d.get("naming"), e.seq)
         self._fold_loss(d.get("game_loss"), e.seq)
         cast = d.get("commander_cast")
@@ -428,6 +432,8 @@ class GameState:
         for cid in d["exiled"]:
             c = self.cards[cid]
             c.zone, c.controller, c.epoch = EXILE, c.owner, seq
+        for cid in d.get("unnamed", ()):
+            _drop_name(self.cards[cid])
         for cid in d["released"]:  # library cards they owned or looked at stay, without them
             c = self.cards[cid]
             if c.revealed_by == pid:
@@ -452,7 +458,8 @@ class GameState:
         if self._names_shared:  # the state folded from keeps its own
             self.names, self._names_shared = self.names.copy(), False
         self.names.add(NameRecord(name=naming["name"], card=c.id, player=naming["player"], seq=seq,
-                                  exception=naming.get("exception"), rule=naming.get("rule")))
+                                  exception=naming.get("exception"), rule=naming.get("rule"),
+                                  anew=bool(c.former_names)))
 
     def _fold_loss(self, loss: dict | None, seq: int) -> None:
         if not loss:
@@ -505,6 +512,12 @@ class _CopiedOnRead(dict):
 
     def items(self):
         return [(k, self[k]) for k in self]
+
+
+def _drop_name(c: CardState) -> None:
+    """MageRing: the card is its printed card where it went; its name is kept as an earlier one,
+    and stays taken (the registry never gives a name back)."""
+    c.former_names, c.named_as = (*c.former_names, c.named_as), None
 
 
 def _clear_seen(c: CardState) -> None:

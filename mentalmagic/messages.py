@@ -193,6 +193,9 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "rules.option.none": N_("{rules} takes no option, not even {option}"),
     "rules.land_refused": N_("this card can't be played as a {land} here, under the {rules} rules"),
     "rules.face_down_refused": N_("no card is played or turned face down via {via} under the {rules} rules"),
+    "rules.face_card": N_("outside the battlefield and the stack a card is its printed card under these rules: "
+                          "it can't be named {name} there"),
+    "rules.face_card.field": N_("no name here: the card is its printed card outside the battlefield and the stack"),
     "ban.banned_card": N_("{card} is banned under these rules"),
     "ban.banned_mechanic": N_("{card} has {mechanic}, banned under these rules"),
     "ban.library_size": N_("{card} cares about the size of a library, banned under these rules"),

@@ -192,7 +192,9 @@ class Naming:
         if fold(name) == fold(named_as) or any(n.name == named_as for n in self.finder.pool.nameables_called(name)):
             return
         said = said_name(self.finder.pool, named_as)
-        raise AlreadyNamed("name.already", name=said, fields={"name": [say("name.already.field", name=said)]})
+        rule = self.rules.rule_for(AlreadyNamed.rule) if self.rules is not None else AlreadyNamed.rule  # Xom 3b
+        raise AlreadyNamed("name.already", name=said, rule=rule,
+                           fields={"name": [say("name.already.field", name=said)]})
 
     def check_fits_face_down(self, name: str | None, face_down_via: str | None, turn_up_via: str) -> None:
         """705.4: a name a face-down card carries must fit how it was played and how it turns up

@@ -17,6 +17,8 @@ class NameRecord:
     seq: int
     exception: str | None = None
     rule: str | None = None
+    anew: bool = False  # MageRing: the card had a name before, dropped as it left the battlefield or the stack
+
 
     @property
     def key(self) -> str:
@@ -27,7 +29,8 @@ class NameRecord:
 
 
 class NameRegistry:
-    """Every name taken in a game, keyed by folded name (704.2); names are never given back."""
+    """Every name taken in a game, keyed by folded name (704.2); names are never given back, not
+    even the one a card drops under MageRing (its 'once per game': docs/rule-sets.md)."""
 
     def __init__(self, records: tuple[NameRecord, ...] | list[NameRecord] = (), reserved: frozenset[str] = frozenset()):
         self._by_key: dict[str, list[NameRecord]] = {}
@@ -53,6 +56,10 @@ class NameRegistry:
     def records(self) -> list[NameRecord]:
         """Every record, in the order they were taken."""
         return sorted((r for rs in self._by_key.values() for r in rs), key=lambda r: (r.seq, r.key))
+
+    def of_card(self, card: str) -> list[NameRecord]:
+        """Every name ``card`` took, in the order taken (more than one only under MageRing)."""
+        return [r for r in self.records() if r.card == card]
 
     def records_for(self, name: str) -> list[NameRecord]:
         return list(self._by_key.get(fold(name), ()))

@@ -114,7 +114,7 @@ class FaceDownLand:
     subtypes: tuple[str, ...]
     rule: str  # where the source defines it, and what refuses a play it doesn't allow
     play_rule: str  # playing it is playing a land: onto the battlefield only (703.4)
-    takes_name: bool  # Xom 4: the card is named Utopia and stays so (3a); a Pentaland is never named (703)
+    takes_name: bool  # Xom 4: the card is named Utopia and stays so (3b); a Pentaland is never named (703)
     unnamed_only: bool  # Xom 4: "an unnamed card"; 703.2 and D10: any card of the hand
     from_visible_zones: bool  # 703.3: also face-down cards and unnamed face-up cards of visible zones
     # Recorded, not enforced: the arbiter keeps no turns (nor does it count 703.4's land drop).
@@ -239,14 +239,25 @@ def ruleset_refusal(rules: RuleSet, card: Card, fmt: str, bans: BanList, legalit
 
 
 # -- names --------------------------------------------------------------------------------------
+def is_face_card(rules: RuleSet, zone: str) -> bool:
+    """MageRing: outside the battlefield and the stack a card is its printed "face" card; it takes no
+    name there and keeps none (the "face cards" bullet). Never so under the other rule sets."""
+    return rules.renamed_on_return and zone not in (STACK, BATTLEFIELD)
+
+
 def naming_on_move(rules: RuleSet, from_zone: str, to_zone: str) -> str:
     """What becomes of a named card's name as it moves: KEEP it, DROP it (it is its printed card
     there), or name it ANEW as another card (MageRing: 'renamed as a different card')."""
     if not rules.renamed_on_return:
-        return KEEP  # 704.4, Xom 3a: once named, for good
-    if to_zone not in (STACK, BATTLEFIELD):
-        return DROP  # MageRing: a card is its printed "face" card outside the battlefield and the stack
+        return KEEP  # 704.4, Xom 3b: once named, for good
+    if is_face_card(rules, to_zone):
+        return DROP
     return KEEP if from_zone in (STACK, BATTLEFIELD) else ANEW
+
+
+def holds_land_name(land: FaceDownLand, named_as: str | None) -> bool:
+    """Xom 4 and 3b: a card played as Utopia is named Utopia, and stays so in every zone."""
+    return land.takes_name and named_as is not None and fold(named_as) == fold(land.name)
 
 
 def name_taken_rule(rules: RuleSet, key: str, in_game: frozenset[str], in_series: frozenset[str] = frozenset()):
@@ -407,9 +418,9 @@ def _presets() -> dict[str, RuleSet]:
         name_scope=SCOPE_SERIES,
         cites=dict({
             "matching": "5c, 5f, 5g", "zero": "5d", "multicolour": "5e", "land": "4", "bans": "2a, 2b, 6a, 6b",
-            "face_down": "6b", "returning": "3a", "names": "6", "scope": "6",
+            "face_down": "6b", "returning": "3b", "names": "6", "scope": "6",
         }),
-        renumbered={"704.1": "5c", "704.2": "6", "704.4": "3a", "703.2": "4", "703.3": "4", "703.4": "4a"},
+        renumbered={"704.1": "5c", "704.2": "6", "704.4": "3b", "703.2": "4", "703.3": "4", "703.4": "4a"},
     )
     magering = RuleSet(
         key=MAGERING,
@@ -431,7 +442,7 @@ def _presets() -> dict[str, RuleSet]:
             "matching": "Richard Garfield, Ph.D.", "zero": "Richard Garfield, Ph.D.",
             "multicolour": "Richard Garfield, Ph.D.", "land": "Utopia", "bans": "ban list",
             "face_down": "ban list", "returning": "once per game", "names": "once per game",
-            "scope": "once per game",
+            "scope": "once per game", "face_cards": "face cards",
         }),
         renumbered={"704.1": "Richard Garfield, Ph.D.", "704.2": "once per game", "704.4": "once per game",
                     "703.2": "Utopia", "703.3": "Utopia", "703.4": "Utopia"},

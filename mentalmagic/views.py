@@ -142,6 +142,8 @@ def card_view(c: CardState, caller: Caller, pool: CardPool, shown: Viewer | None
     if c.commander_of:
         out["commander"] = True
     if sees(c, caller):
+        if c.former_names:  # MageRing: not to who can't see the card (D15: its names would link its handles)
+            out["earlier_names"] = list(c.former_names)
         facts = facts_of(pool, c)
         out["printed"] = c.printed
         out["printed_mana_cost"] = facts["mana_cost"]  # 705.7: answerable without naming

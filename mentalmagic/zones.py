@@ -33,6 +33,9 @@ class CardState:
     face_down: bool = False
     pentaland: bool = False
     named_as: str | None = None
+    # MageRing: the names it had before, oldest first, each dropped as it left the battlefield or
+    # the stack (it is its printed card elsewhere); always () under the other rule sets (704.4)
+    former_names: tuple[str, ...] = ()
     revealed: bool = False
     revealed_by: str | None = None
     reveal_continuous: bool = False
@@ -53,6 +56,7 @@ class CardState:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["looked_by"] = list(self.looked_by)
+        d["former_names"] = list(self.former_names)
         return d
 
     @property

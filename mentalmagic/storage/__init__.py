@@ -24,6 +24,7 @@ def connect(path: str | Path, *, apply_schema: bool = True) -> sqlite_utils.Data
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")  # durable commits: a game survives a crash
     if apply_schema:
+        _names_anew(conn)
         conn.executescript(SCHEMA_PATH.read_text(encoding="utf-8"))
         _add_missing_columns(conn)
     return sqlite_utils.Database(conn, execute_plugins=False)  # no plugin: no scan of every package's entry points
@@ -45,6 +46,38 @@ ADDED_COLUMNS = [
     ("cards", "color_identity", "TEXT"),
     ("faces", "colors", "TEXT"),
 ]
+
+
+def _names_anew(conn: sqlite3.Connection) -> None:
+    """A names table from before MageRing's renamed cards (issue 25) held one row per card, keyed so:
+    rebuilt once, rows kept, keyed by card and seq (schema.sql makes its indexes again)."""
+    def old() -> bool:
+        have = {row[1] for row in conn.execute("PRAGMA table_info(names)")}
+        return bool(have) and "anew" not in have
+
+    if not old():
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if old():  # another process may have rebuilt it while this one waited
+            conn.execute("ALTER TABLE names RENAME TO names_before_anew")
+            conn.execute("DROP INDEX IF EXISTS names_one_card_per_name")
+            conn.execute(_names_table())
+            conn.execute("INSERT INTO names (game_id, name_key, name, card, player, seq, exception)"
+                         " SELECT game_id, name_key, name, card, player, seq, exception FROM names_before_anew")
+            conn.execute("DROP TABLE names_before_anew")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _names_table() -> str:
+    """schema.sql's CREATE TABLE for names, as written there."""
+    text = SCHEMA_PATH.read_text(encoding="utf-8")
+    start = text.index("CREATE TABLE IF NOT EXISTS names (")
+    return text[start:text.index(");", start) + 2]
 
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:

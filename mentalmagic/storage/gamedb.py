@@ -208,14 +208,14 @@ class GameRepository:
         else:
             old_names = {(r.card, r.name, r.seq, r.exception) for r in old.names.records()}
             new_records = {(r.card, r.name, r.seq, r.exception): r for r in new.names.records()}
-            for card, *_ in old_names - set(new_records):
-                conn.execute("delete from names where game_id = ? and card = ?", [game.id, card])
+            for card, _, seq, _ in old_names - set(new_records):  # a card's earlier names stay (MageRing)
+                conn.execute("delete from names where game_id = ? and card = ? and seq = ?", [game.id, card, seq])
             added = [new_records[k] for k in sorted(set(new_records) - old_names, key=lambda k: k[2])]
         if added:
             conn.executemany(
-                "insert into names (game_id, name_key, name, card, player, seq, exception)"
-                " values (?, ?, ?, ?, ?, ?, ?)",
-                [(game.id, fold(r.name), r.name, r.card, r.player, r.seq, r.exception) for r in added])
+                "insert into names (game_id, name_key, name, card, player, seq, exception, anew)"
+                " values (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game.id, fold(r.name), r.name, r.card, r.player, r.seq, r.exception, int(r.anew)) for r in added])
         at = at or now()
         finished_at = at if new.finished else None  # nothing is written after the end but its undo
         conn.execute("update games set seq = ?, version = version + 1, updated_at = ?, finished_at = ? where id = ?",

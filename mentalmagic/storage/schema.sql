@@ -107,7 +107,9 @@ CREATE TABLE IF NOT EXISTS undone_events (
     event     TEXT NOT NULL                  -- the event as it was, JSON
 );
 
--- One card per name (704.2); only a recorded 705.4a exception may share one.
+-- One card per name (704.2); only a recorded 705.4a exception may share one. A card is named once
+-- (704.4), save a card named anew under MageRing (a card that re-enters is renamed as another card:
+-- docs/rule-sets.md): its earlier names stay, each row its own, in the order taken (seq).
 CREATE TABLE IF NOT EXISTS names (
     game_id   TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     name_key  TEXT NOT NULL,                 -- folded name
@@ -116,9 +118,11 @@ CREATE TABLE IF NOT EXISTS names (
     player    TEXT,
     seq       INTEGER NOT NULL,
     exception TEXT CHECK (exception IS NULL OR exception = '705.4a'),
-    PRIMARY KEY (game_id, card)              -- a card is named once (704.4)
+    anew      INTEGER NOT NULL DEFAULT 0 CHECK (anew IN (0, 1)),  -- 1: the card had a name before
+    PRIMARY KEY (game_id, card, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS names_one_card_per_name ON names(game_id, name_key) WHERE exception IS NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS names_one_name_per_card ON names(game_id, card) WHERE anew = 0;
 
 -- Idempotency-Key (issue 23): the answer of a write, kept a day, written in the write's own
 -- transaction. key_hash: sha256 of the route, the caller's Authorization and the key; request:

@@ -263,7 +263,11 @@ class GameCardOut(Out):
     controller = fields.String(allow_none=True, required=True)
     face_down = fields.Boolean(required=True)
     pentaland = fields.Boolean(required=True)
-    named_as = fields.String(allow_none=True, required=True)
+    named_as = fields.String(allow_none=True, required=True, metadata={"description": "the card's current name"})
+    earlier_names = fields.List(fields.String(), metadata={
+        "description": "MageRing: the names the card had before, oldest first, each dropped as it left the"
+                       " battlefield or the stack; present only where it had one and the caller may see the card"
+                       " (D15)"})
     printed = fields.String(allow_none=True, metadata={"description": "only where the caller may see it"})
     revealed = fields.Boolean()
     printed_mana_cost = fields.String(allow_none=True, metadata={"description": "printed cost (705.7), if visible"})
