@@ -19,7 +19,6 @@ class NameRecord:
     rule: str | None = None
     anew: bool = False  # MageRing: the card had a name before, dropped as it left the battlefield or the stack
 
-
     @property
     def key(self) -> str:
         return fold(self.name)

@@ -27,6 +27,7 @@ from mentalmagic.commands import Draw
 from mentalmagic.errors import ArbiterError
 from mentalmagic.game import Event, Game, GameState, replay
 from mentalmagic.handles import sees, viewer
+from mentalmagic.messages import Message
 from mentalmagic.permissions import Caller
 from mentalmagic.views import game_view, names_view, player_events
 from mentalmagic.zones import HAND
@@ -62,7 +63,14 @@ def transcript(setup, events: list[Event], pid: str, pool) -> str:
         shown.append(game_view(Game("g", setup, state, ""), caller, pool))
     shown.append(player_events(setup, events, caller))
     shown.append(names_view(state, viewer(setup, state, caller)))
-    return json.dumps(shown, sort_keys=True)
+    return json.dumps(shown, sort_keys=True, default=_said)
+
+
+def _said(value):
+    """A view's words not yet worded (704.4's note is a Message since #19): as a bot reads them."""
+    if isinstance(value, Message):
+        return value.as_json()
+    raise TypeError(repr(value))
 
 
 class HiddenLedger(RuleBasedStateMachine):
@@ -133,19 +141,25 @@ class HiddenLedger(RuleBasedStateMachine):
         if not self.events:
             return
         for pid in PLAYERS:
-            caller = Caller(pid)
-            never = [cid for cid, _ in SETUP.library if not any(sees(s.cards[cid], caller) for s in self.states)]
-            printed = dict(SETUP.library)
-            pair = next(((a, b) for a in never for b in never if printed[a] != printed[b]), None)
-            if pair is None:
-                continue
-            a, b = pair
-            swapped = replace(SETUP, library=tuple(
-                (cid, printed[b] if cid == a else printed[a] if cid == b else p) for cid, p in SETUP.library))
-            assert replay(swapped, self.events).library == self.state.library
-            pool = self.finder.pool
-            assert transcript(swapped, self.events, pid, pool) == transcript(SETUP, self.events, pid, pool)
-            SEEN["swapped unseen cards"] += 1
+            if swapped_unseen_cards_change_nothing(SETUP, self.events, self.states, pid, self.finder.pool):
+                SEEN["swapped unseen cards"] += 1
+
+
+def swapped_unseen_cards_change_nothing(setup, events: list[Event], states: list[GameState], pid: str, pool) -> bool:
+    """Swap the printed identities of two cards ``pid`` never saw in ``states``: replayed, the game
+    shows them exactly what it showed (an assertion); False when there is no such pair."""
+    caller = Caller(pid)
+    never = [cid for cid, _ in setup.library if not any(sees(s.cards[cid], caller) for s in states)]
+    printed = dict(setup.library)
+    pair = next(((a, b) for a in never for b in never if printed[a] != printed[b]), None)
+    if pair is None:
+        return False
+    a, b = pair
+    swapped = replace(setup, library=tuple(
+        (cid, printed[b] if cid == a else printed[a] if cid == b else p) for cid, p in setup.library))
+    assert replay(swapped, events).library == states[-1].library
+    assert transcript(swapped, events, pid, pool) == transcript(setup, events, pid, pool)
+    return True
 
 
 def test_a_player_can_follow_no_hidden_card(finder):

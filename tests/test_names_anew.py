@@ -4,27 +4,17 @@ service does, on real cards. The seed keeps its one name per card (704.4)."""
 
 from __future__ import annotations
 
-import pytest
-from minipool_variants import variant_pool
+import test_rulesets_games
 from test_ledger import ANA, BOB, Table
+from test_rulesets_games import table
 
 from mentalmagic import errors
 from mentalmagic.game import replay, undo
-from mentalmagic.index import CandidateFinder
 from mentalmagic.permissions import JUDGE, Caller
 from mentalmagic.rulesets import MAGERING, XOM
 from mentalmagic.views import card_view, names_view
 
-
-@pytest.fixture(scope="module")
-def finder():
-    return CandidateFinder(variant_pool())
-
-
-def table(finder, rules: str | None, *printed: str) -> Table:
-    t = Table(finder, *printed, **({"rules": rules} if rules else {}))
-    t.draw(ANA, len(printed))
-    return t
+finder = test_rulesets_games.finder  # the fixture: the variants' mini pool's finder
 
 
 def undone(t: Table) -> None:

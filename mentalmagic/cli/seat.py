@@ -65,6 +65,10 @@ class Seat:
             parts.append("as a Pentaland")
         elif d.get("face_down") and d.get("face_down_by"):
             parts.append(f"face down via {d.get('via', 'effect')}")
+        if isinstance(d.get("unnamed"), dict):  # MageRing: its printed card where it went
+            parts.append(f"no longer named {self.said(d['unnamed']['name'])}")
+        if d.get("land_name"):  # Xom 4
+            parts.append(f"named {d['land_name']}")
         if d.get("naming"):
             parts.append(f"named {self.said(d['naming']['name'])}")
         for loss in game_losses(d.get("game_loss")):  # and those it caused in turn (D8)

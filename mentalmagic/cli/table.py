@@ -111,6 +111,8 @@ def _card_row(seat: Seat, c: dict, library_pos: dict, zone: str) -> str:
     marks = []
     if c["named_as"]:
         marks.append(f"named {seat.said(c['named_as'])}")
+    if c.get("earlier_names"):  # MageRing: the names it dropped, shown to who sees the card (D15)
+        marks.append("named before " + ", ".join(str(seat.said(n)) for n in c["earlier_names"]))
     if c["pentaland"]:
         marks.append("Pentaland")
     elif c["face_down"]:

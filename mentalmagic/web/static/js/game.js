@@ -141,6 +141,10 @@ function printedLabel(c) {
 function marks(c) {
   const out = [];
   if (c.named_as) out.push(el("span", { class: "mark mark-named", text: t("game.named", { name: nameWords(c.named_as) }) }));
+  // MageRing: the names it dropped as it left the battlefield or the stack (only where the caller sees the card, D15)
+  if (c.earlier_names && c.earlier_names.length) {
+    out.push(el("span", { class: "mark mark-named", text: t("game.earlier_names", { names: c.earlier_names.map(nameWords).join(", ") }) }));
+  }
   if (c.pentaland) out.push(el("span", { class: "mark mark-pentaland", text: t("game.pentaland") }));
   else if (c.face_down) out.push(el("span", { class: "mark mark-facedown", text: t("game.face_down") }));
   if (c.revealed) out.push(el("span", { class: "mark mark-revealed", text: t("game.revealed") }));

@@ -48,6 +48,9 @@ export function describe(e, ctx) {
   const who = name(e.player || d.player);
   const named = d.naming && d.naming.name ? ` ${t("log.named", { name: said(d.naming.name) })}` : "";
   const exception = d.naming && d.naming.exception ? ` ${t("log.exception")}` : "";
+  // MageRing: a card that left the battlefield or the stack drops its name; Xom 4: a Utopia is named so
+  const unnamed = d.unnamed && d.unnamed.name ? ` ${t("log.unnamed", { name: said(d.unnamed.name) })}` : "";
+  const landName = d.land_name ? ` ${t("log.named", { name: d.land_name })}` : "";
   const losses = gameLosses(e).map((l) => lossWords(l, e, ctx)).join(" ");
   const loss = losses ? ` — ${losses}` : "";
   switch (e.type) {
@@ -65,7 +68,7 @@ export function describe(e, ctx) {
       else if (d.face_down) how = ` ${t("game.face_down")}`;
       const revealed = d.revealed ? ` ${t("log.revealed_d12")}` : "";
       return t("log.move", { who, card: card(d.card), from: t(`zone.${d.from}`), to: t(`zone.${d.to}`) })
-        + how + revealed + named + exception + (d.note ? ` ${t("log.already_named", { name: said((d.note_params || {}).name || d.name || "") })}` : "") + loss;
+        + how + revealed + unnamed + landName + named + exception + (d.note ? ` ${t("log.already_named", { name: said((d.note_params || {}).name || d.name || "") })}` : "") + loss;
     }
     case "name":
       return t(d.choice ? "log.choose" : "log.name", { who, card: card(d.card),

@@ -1,0 +1,29 @@
+"""`game show` and the log say MageRing's names anew (issue 25): the name a card dropped as it left
+the battlefield, its earlier names where the seat sees the card, and the refusal of its old name.
+Core tier: a real SQLite file, the variants' mini pool handed to the CLI."""
+
+from __future__ import annotations
+
+import re
+
+from test_cli_rulesets import db, run  # noqa: F401  (db: the fixture)
+
+
+def test_game_show_lists_a_returning_cards_earlier_names_to_who_sees_it(db, tmp_path):  # noqa: F811
+    deck = tmp_path / "deck.txt"
+    deck.write_text("Shock\nSavannah Lions\n", encoding="utf-8")
+    made = run(db, "game", "new", "Ana", "Bob", "--list", deck, "--rules", "magering", "--no-shuffle")
+    assert made.exit_code == 0, made.output
+    game = re.search(r"game (\S+):", made.stdout).group(1)
+    assert run(db, "game", "draw", game, "ana", 1).exit_code == 0
+    assert run(db, "game", "move", game, "1", "stack", "--name", "Lightning Bolt").exit_code == 0
+    bounced = run(db, "game", "move", game, "1", "hand")
+    assert "no longer named Lightning Bolt" in bounced.stdout and "[face cards]" in bounced.stdout
+    again = run(db, "game", "move", game, "1", "stack", "--name", "Lightning Bolt")
+    assert again.exit_code == 1 and again.stderr.startswith("refused (once per game): ")
+    assert run(db, "game", "move", game, "1", "stack", "--name", "Chain Lightning").exit_code == 0
+    shown = run(db, "game", "show", game, "--as", "bob").stdout
+    assert re.search(r"#1\s+Shock\s+named Chain Lightning; named before Lightning Bolt", shown), shown
+    run(db, "game", "move", game, "1", "hand")
+    hidden = run(db, "game", "show", game, "--as", "bob").stdout
+    assert "named before" not in hidden and "Lightning Bolt" not in hidden.split("names taken")[0]
