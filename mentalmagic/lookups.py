@@ -5,13 +5,16 @@ index answers. The API, the CLI and the pages ask through these; nothing here kn
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .commander import commander_cards, find_commanders, identity_of
 from .errors import UnknownPlayer
 from .filterwords import FRENCH_KEYWORDS, FRENCH_TYPES, in_english
 from .formats import COMMANDER, DEFAULT_FORMAT
+from .identity import Identity
 from .index import CandidateFinder, CandidateList, CandidateQuery, Exclusion, Verdict, explain_empty
 from .mana import ManaCost
 from .rulesets import game_rules, rule_set
@@ -36,19 +39,20 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
     ``rules``: the rule set (docs/rule-sets.md), else the game's, else the default under the house option."""
     pool = finder.pool
     chosen = tuple(find_commanders(pool, commanders)) if commanders else ()
+    identity = None  # the commanders' (903.5c), worked out below unless the game's player gives them
     taken: frozenset[str] = frozenset()
     if game:
-        g = games.load(game)
-        fmt = fmt or g.setup.format
+        asked = _from_game(games.load(game), player, pool)
+        fmt = fmt or asked.format
         if phyrexian_as_hybrid is None:
-            phyrexian_as_hybrid = g.setup.phyrexian_as_hybrid
-        if rules is None and g.setup.options.get("rules"):
-            rules = game_rules(g.setup.options).key
-        taken = g.state.names.taken_keys()
+            phyrexian_as_hybrid = asked.phyrexian_as_hybrid
+        if rules is None:
+            rules = asked.rules
+        taken = asked.taken
         if player is not None:
-            if g.setup.player(player) is None:
-                raise UnknownPlayer(player)
-            chosen = tuple(commander_cards(g.setup, pool, player))
+            chosen, identity = asked.commanders, asked.identity
+    if identity is None and chosen:
+        identity = identity_of(chosen)
     return CandidateQuery(
         printed=pool.lookup(printed) if printed is not None else None,
         cost=cost,
@@ -56,11 +60,49 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
         phyrexian_as_hybrid=bool(phyrexian_as_hybrid),
         type_=in_english(type_, FRENCH_TYPES),
         keyword=in_english(keyword, FRENCH_KEYWORDS),
-        identity=identity_of(chosen) if chosen else None,
+        identity=identity,
         commanders=chosen,
         taken=taken,
         rules=rule_set(rules, {"phyrexian_as_hybrid": bool(phyrexian_as_hybrid)}) if rules is not None else None,
     )
+
+
+@dataclass(frozen=True)
+class _GameQuestion:
+    """What a game gives a question: its format, house option and rule set, its taken names, and a
+    player's commanders and the identity they name within (903.5c)."""
+
+    format: str
+    phyrexian_as_hybrid: bool
+    rules: str | None
+    taken: frozenset[str]
+    commanders: tuple = ()
+    identity: Identity | None = None
+
+
+# Per game version and player: a bot asks `?game=&player=` far more often than its game changes.
+# A game at one version is one object (the store's version cache), held here weakly: an entry is
+# good while it is that same object, and keeps no game alive.
+_FROM_GAME: dict[tuple, tuple[weakref.ref, _GameQuestion]] = {}
+
+
+def _from_game(g: Game, player: str | None, pool) -> _GameQuestion:
+    key = (g.id, player, id(pool))
+    kept = _FROM_GAME.get(key)
+    if kept is not None and kept[0]() is g:
+        return kept[1]
+    setup = g.setup
+    if player is not None and setup.player(player) is None:
+        raise UnknownPlayer(player)
+    chosen = tuple(commander_cards(setup, pool, player)) if player is not None else ()
+    out = _GameQuestion(format=setup.format, phyrexian_as_hybrid=setup.phyrexian_as_hybrid,
+                        rules=game_rules(setup.options).key if setup.options.get("rules") else None,
+                        taken=g.state.names.taken_keys(), commanders=chosen,
+                        identity=identity_of(chosen) if chosen else None)
+    if len(_FROM_GAME) >= 4096:  # games come and go: start over rather than grow
+        _FROM_GAME.clear()
+    _FROM_GAME[key] = (weakref.ref(g), out)
+    return out
 
 
 def candidates(finder: CandidateFinder, query: CandidateQuery) -> CandidateList:
