@@ -23,7 +23,7 @@ def _descriptions() -> dict[str, str]:
         "xom": _("Xom's rules for play by post: {0} matches no cost, multicolour costs match by mana value, "
                  "the Utopia land, no face-down cards, names stay taken for a whole series."),
         "magering": _("MageRing's rules: exact costs, a Utopia land of every basic land type, morph and dredge "
-                      "removed, its own ban list."),
+                      "removed, a card that re-enters the battlefield named anew, its own ban list."),
     }
 
 
