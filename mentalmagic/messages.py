@@ -545,6 +545,9 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "settings.shared_path": N_("shared:// needs the file for the counts: shared:///path/to/file"),
     "settings.access_log": N_("{setting}={value} can't be opened ({why}): name a file in a directory that exists, "
                               "'-' or '0'"),
+    "serve.ready": Nn_("Mental Magic arbiter on {url} ({cards} cards, {server}, {n} worker{pinned})",
+                       "Mental Magic arbiter on {url} ({cards} cards, {server}, {n} workers{pinned})"),
+    "serve.pinned": N_(", kept on cores {cores} in turn"),
     "serve.cannot_listen": N_("cannot listen on {host}:{port} ({why}): stop what runs there or choose another --port"),
     "source.embedded": N_("the embedded snapshot ({path})"),
     "source.file": N_("the file {path}"),

@@ -198,6 +198,9 @@ def test_the_cli_log_and_export_word_the_note_in_lang_fr_old_events_too(cli_db, 
 
     stored = sqlite3.connect(cli_db).execute("select data from events where game_id = ? order by seq desc", [game])
     assert json.loads(stored.fetchone()[0])["note"] == OLD_NOTE  # the second round read the old text
+    assert _cli(cli_db, "game", "name", game, "1", "Foudre").exit_code == 0  # a name event says it too
+    exported = _cli(cli_db, "--lang", "fr", "game", "export", game).stdout
+    assert exported.count("(déjà nommée Foudre : 704.4, pas de nomination)") == 2, exported
 
 
 # -- 3. the operator's words: settings and start-up refusals, /health, too many connections -----------

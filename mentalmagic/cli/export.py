@@ -146,6 +146,8 @@ class _Log:
         exception = f" {t('log.exception')}" if naming.get("exception") else ""
         losses = " ".join(self.loss(x, e) for x in game_losses(d.get("game_loss")))
         loss = f" — {losses}" if losses else ""
+        again = (d.get("note_params") or {}).get("name") or d.get("name") or ""  # 704.4: the name it already has
+        note = f" {t('log.already_named', name=self.said(again))}" if d.get("note") else ""
         cards = " ".join(card(c) for c in d.get("cards") or [])
         kind = e["type"]
         if kind == "draw":
@@ -168,8 +170,6 @@ class _Log:
             elif d.get("face_down"):
                 how = " " + t("game.face_down")
             revealed = f" {t('log.revealed_d12')}" if d.get("revealed") else ""
-            again = (d.get("note_params") or {}).get("name", "")  # 704.4: the name it already has
-            note = f" {t('log.already_named', name=self.said(again))}" if d.get("note") else ""
             return (
                 t(
                     "log.move",
@@ -191,10 +191,10 @@ class _Log:
                 who=who,
                 card=card(d["card"]),
                 name=self.said(naming.get("name") or d.get("name") or ""),
-            )
+            ) + note
         if kind == "turn_face_up":
             by = f" {t('log.by_via', via=self.via(d['via']))}" if d.get("via") else ""
-            return t("log.up", who=who, card=card(d["card"])) + by + named + exception + loss
+            return t("log.up", who=who, card=card(d["card"])) + by + named + exception + note + loss
         if kind in ("reveal", "look", "end_reveal", "end_look"):
             return t(f"log.{kind}", who=who, cards=cards)
         if kind == "leave_game":

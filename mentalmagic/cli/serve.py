@@ -11,6 +11,7 @@ import webbrowser
 
 import click
 
+from ..catalogue import number
 from ..messages import say
 from ..runtime import load_frozen, write_aside
 
@@ -53,9 +54,10 @@ def serve(ctx, host, port, server, workers, threads, open_browser):
     cpus = serving.pinned_cores(app.config["SETTINGS"], workers)
 
     def ready():
-        pinned = f", kept on cores {','.join(map(str, cpus))} in turn" if cpus else ""
-        click.echo(f"Mental Magic arbiter on http://{host}:{port}/ ({len(app.extensions['mentalmagic'].pool)} cards, "
-                   f"{server}, {workers} worker{'s' if workers != 1 else ''}{pinned})")
+        pinned = say("serve.pinned", cores=",".join(map(str, cpus))) if cpus else ""
+        cards = number(len(app.extensions["mentalmagic"].pool), ctx.obj.get("lang"))
+        click.echo(say("serve.ready", url=f"http://{host}:{port}/", cards=cards, server=server, n=workers,
+                       pinned=pinned))
         if open_browser:
             threading.Thread(target=open_when_listening, args=(host, port), daemon=True).start()
 

@@ -53,6 +53,8 @@ export function describe(e, ctx) {
   const landName = d.land_name ? ` ${t("log.named", { name: d.land_name })}` : "";
   const losses = gameLosses(e).map((l) => lossWords(l, e, ctx)).join(" ");
   const loss = losses ? ` — ${losses}` : "";
+  // 704.4: a name given again names nothing; the note says the name it already has
+  const note = d.note ? ` ${t("log.already_named", { name: said((d.note_params || {}).name || d.name || "") })}` : "";
   switch (e.type) {
     case "draw":
       return t("log.draw", { who, n: (d.cards || []).length, cards: (d.cards || []).map(card).join(" ") });
@@ -68,14 +70,14 @@ export function describe(e, ctx) {
       else if (d.face_down) how = ` ${t("game.face_down")}`;
       const revealed = d.revealed ? ` ${t("log.revealed_d12")}` : "";
       return t("log.move", { who, card: card(d.card), from: t(`zone.${d.from}`), to: t(`zone.${d.to}`) })
-        + how + revealed + unnamed + landName + named + exception + (d.note ? ` ${t("log.already_named", { name: said((d.note_params || {}).name || d.name || "") })}` : "") + loss;
+        + how + revealed + unnamed + landName + named + exception + note + loss;
     }
     case "name":
       return t(d.choice ? "log.choose" : "log.name", { who, card: card(d.card),
-        name: said((d.naming && d.naming.name) || d.name || "") });
+        name: said((d.naming && d.naming.name) || d.name || "") }) + note;
     case "turn_face_up":
       return t("log.up", { who, card: card(d.card) }) + (d.via ? ` ${t("log.by_via", { via: via(d.via) })}` : "")
-        + named + exception + loss;
+        + named + exception + note + loss;
     case "reveal": case "look": case "end_reveal": case "end_look":
       return t(`log.${e.type}`, { who, cards: (d.cards || []).map(card).join(" ") });
     case "leave_game":
