@@ -27,3 +27,6 @@ def test_game_show_lists_a_returning_cards_earlier_names_to_who_sees_it(db, tmp_
     run(db, "game", "move", game, "1", "hand")
     hidden = run(db, "game", "show", game, "--as", "bob").stdout
     assert "named before" not in hidden and "Lightning Bolt" not in hidden.split("names taken")[0]
+    export = run(db, "game", "export", game).stdout  # the judge's record: the page's words
+    assert "no longer named Lightning Bolt: it is its printed card there" in export
+    assert "named Chain Lightning" in export and "named before: Lightning Bolt, Chain Lightning" in export

@@ -82,6 +82,8 @@ def game_text(t: Words, game: dict, events: list[dict], names: list[dict], ref, 
 
 def _card_line(t: Words, c: dict, ref, who, said) -> str:
     marks = [t("game.named", name=said(c["named_as"]))] if c.get("named_as") else []
+    if c.get("earlier_names"):  # MageRing: the names it dropped, to who sees the card (D15)
+        marks.append(t("game.earlier_names", names=", ".join(str(said(n)) for n in c["earlier_names"])))
     if c.get("pentaland"):
         marks.append(t("game.pentaland"))
     elif c.get("face_down"):
@@ -170,6 +172,9 @@ class _Log:
             elif d.get("face_down"):
                 how = " " + t("game.face_down")
             revealed = f" {t('log.revealed_d12')}" if d.get("revealed") else ""
+            dropped = d.get("unnamed") if isinstance(d.get("unnamed"), dict) else {}  # MageRing: its printed card there
+            revealed += f" {t('log.unnamed', name=self.said(dropped['name']))}" if dropped.get("name") else ""
+            revealed += f" {t('log.named', name=d['land_name'])}" if d.get("land_name") else ""  # Xom 4
             return (
                 t(
                     "log.move",
