@@ -9,9 +9,11 @@ from .. import __version__, lookups
 from ..formats import FORMATS
 from ..identity import wubrg
 from ..index import CandidateQuery
+from ..messages import render
 from ..runtime import source_said
 from . import schemas
 from .encoding import Encoded, body_response
+from .i18n import translations
 from .remembered import Remembered
 from .views import card_json, exclusion_json
 
@@ -74,7 +76,7 @@ def health():
     body = {
         "status": "degraded" if reasons else "ok",
         "source": info.source,
-        "source_label": source_said(info.source),  # worded in the request's language
+        "source_label": _source_label(info.source),  # worded in the request's language
         "card_count": len(rt.pool),
         "built_at": info.built_at,
         "lacks": list(info.lacks),
@@ -88,6 +90,19 @@ def health():
         body["reasons"] = reasons
         body["reason_codes"] = [r.as_json() for r in reasons]
     return jsonify(body), 503 if reasons else 200
+
+
+_LABELS: dict[tuple, str] = {}
+
+
+def _source_label(source: str) -> str:
+    """The card source's label in the request's language, worded once per language: /health is
+    asked far more often than anything else, and its answer is the ratios' yardstick (docs/performance.md)."""
+    key = (source, get_locale())
+    said = _LABELS.get(key)
+    if said is None:
+        said = _LABELS[key] = render(source_said(source), translations())
+    return said
 
 
 @bp.get("/cards/<path:name>")
