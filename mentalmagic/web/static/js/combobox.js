@@ -178,9 +178,9 @@ export class Combobox {
         }
         break;
       case "Escape":
+        this.cancel(); // suggestions still on their way must not open the list after Escape
         if (this.isOpen()) {
           ev.preventDefault();
-          this.cancel();
           this.close();
         }
         break;
