@@ -13,7 +13,7 @@ SNAPSHOT ?= cards/AtomicCards.json.xz
 NPM_STAMP := node_modules/.package-lock.json
 PO      := $(wildcard mentalmagic/web/translations/*/LC_MESSAGES/messages.po)
 MO      := $(PO:.po=.mo)
-BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 -k N_ -k Nn_:1,2 --no-wrap --project=mentalmagic \
+BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 -k N_ -k Nn_:1,2 -k Np_:1c,2 --no-wrap --project=mentalmagic \
                  -o mentalmagic/web/translations/messages.pot .
 
 .PHONY: setup serve-setup npm browser wrk serve dev test test-core lint bench capacity shards clean messages screenshots dist dist-check

@@ -15,6 +15,7 @@ list (joined), or another ``Message`` (rendered in the same language): an advice
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -33,6 +34,14 @@ def N_(text: str) -> str:
 def Nn_(singular: str, plural: str) -> tuple[str, str]:
     """Marks a plural message for extraction; the form is chosen by the ``n`` parameter."""
     return singular, plural
+
+
+BEFORE_VOWEL = "before a vowel"  # the gettext context of a message's elided form (``ELIDED``)
+
+
+def Np_(context: str, text: str) -> str:
+    """Marks a message in a gettext context for extraction (``ELIDED``'s forms)."""
+    return text
 
 
 @dataclass(frozen=True, eq=True)
@@ -58,6 +67,13 @@ class Message:
 
 def say(code: str, **params) -> Message:
     return Message(code, params)
+
+
+def word_of(family: str, key: str | None, **params) -> Message | str:
+    """The message ``family.key`` (a zone's word, an event's type), or ``key`` as it is where the
+    catalogue has none (a value a newer database holds)."""
+    code = f"{family}.{key}"
+    return Message(code, params) if code in WORDS else str(key)
 
 
 class CardName(str):
@@ -118,8 +134,11 @@ def render(message: Message | str, translations=None) -> str:
         log.error("message code %r has no words", message.code)
         return message.code
     params = {k: _word(v, t) for k, v in message.params.items()}
+    elided = ELIDED.get(message.code)
     if isinstance(words, tuple):
         text = t.ngettext(words[0], words[1], int(message.params.get("n", 1)))
+    elif elided and _VOWEL.match(params.get(elided[0], "")) and hasattr(t, "pgettext"):
+        text = t.pgettext(BEFORE_VOWEL, elided[1])  # "Main d’Ana", not "Main de Ana"
     else:
         text = t.gettext(words)
     try:
@@ -164,6 +183,10 @@ class English:
     @staticmethod
     def ngettext(singular: str, plural: str, n: int) -> str:
         return singular if n == 1 else plural
+
+    @staticmethod
+    def pgettext(context: str, text: str) -> str:
+        return text
 
 
 _translations = None
@@ -218,6 +241,140 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cli.did_you_mean": N_(" — did you mean: {names}?"),
     "cli.legal": N_("legal"),
     "cli.not_legal": N_("NOT legal"),
+    "cli.error": N_("Error: {why}"),
+    "cli.try_help": N_("Try '{command} --help' for help."),
+    "cli.line": N_("line {n}: {text}"),
+    "cli.undone": N_("undone: {event}"),
+    # look-ups (cli/cards.py)
+    "cli.card_costing": N_("A card costing {cost}"),
+    "cli.card_no_cost": N_("A card with no mana cost"),
+    "cli.nothing_known": N_("nothing known"),
+    "cli.candidates": Nn_("{label} may be named as {costs} in {format}: {n} candidates (704.1)",
+                          "{label} may be named as {costs} in {format}: {n} candidates (704.1)"),
+    "cli.candidates_within": Nn_("{label} may be named as {costs} in {format}, within {whose} colour identity "
+                                 "{identity} (903.5c): {n} candidates (704.1)",
+                                 "{label} may be named as {costs} in {format}, within {whose} colour identity "
+                                 "{identity} (903.5c): {n} candidates (704.1)"),
+    "cli.watched": N_("[watched 706.4a]"),
+    "cli.cost_unknown_faces": N_("(cost unknown to the card data: {faces})"),
+    "cli.unknown_cost": N_("unknown cost"),
+    "cli.face": N_("{name}: {cost} — {type}"),
+    "cli.offers": N_("offers: {costs}"),
+    "cli.identity": N_("colour identity: {identity}"),
+    "cli.identity_commander": N_("colour identity: {identity}; can be a commander (903.3)"),
+    "cli.unknown": N_("unknown"),
+    "cli.ban.banned": N_("Mental Magic: banned ({rule})"),
+    "cli.ban.watched": N_("Mental Magic: watched ({rule})"),
+    "cli.legal_in": N_("legal in: {formats}"),
+    # decks (cli/decks.py)
+    "cli.deck_size": Nn_("{n} card on {lines}", "{n} cards on {lines}"),
+    "cli.lines": Nn_("{n} line", "{n} lines"),
+    "cli.deck_problem": N_("line {line}: {text}: {why}"),
+    "cli.deck_flag": N_("flag {rule}: {why}"),
+    "cli.no_legalities": N_("note: this card source has no legalities: format bans (706.1) are not flagged"),
+    "cli.not_utf8": N_("the list is not UTF-8 text: {why}"),
+    "cli.deck_saved": N_("saved deck {id} ({name})"),
+    "cli.edit_token": N_("edit token (shown only now): {token}"),
+    # games (cli/games.py, current.py)
+    "cli.game_created": Nn_("game {id}: {n} card, {format}", "game {id}: {n} cards, {format}"),
+    "cli.game_created_unshuffled": Nn_("game {id}: {n} card, {format}, not shuffled",
+                                       "game {id}: {n} cards, {format}, not shuffled"),
+    "cli.judge_token": N_("judge token (shown only now): {token}"),
+    "cli.seat_token": N_("{id}  {name}  token: {token}"),
+    "cli.seat_team_token": N_("{id}  {name} (team {team})  token: {token}"),
+    "cli.now_current": N_("it is now the current game: the other `game` commands may leave out its id"),
+    "cli.current_game": N_("current game: {id}"),
+    "cli.game_events": Nn_("{n} event", "{n} events"),
+    "cli.game_over_mark": N_("[over]"),
+    "cli.archived_mark": N_("[archived]"),
+    "cli.tokens_hashed": N_("tokens are kept hashed and can't be shown again; `game tokens GAME PLAYER` reissues one:"),
+    "cli.token": N_("{id}  {name}  token: {token}"),
+    # what is seen of a game (cli/table.py, seat.py)
+    "cli.show_header": Nn_("game {id}  {format}  seq {seq}  library {n} card{hybrid}  seen by {who}",
+                           "game {id}  {format}  seq {seq}  library {n} cards{hybrid}  seen by {who}"),
+    "cli.phyrexian_as_hybrid": N_("  (phyrexian as hybrid)"),
+    "cli.the_judge": N_("the judge"),
+    "cli.judge": N_("judge"),
+    "cli.rules_differ": N_("rules: {source}: {aspects}"),
+    "cli.aspect.matching": N_("matching {rule}"),
+    "cli.aspect.zero": N_("zero {rule}"),
+    "cli.aspect.multicolour": N_("multicolour {rule}"),
+    "cli.aspect.land": N_("land {rule}"),
+    "cli.aspect.bans": N_("bans {rule}"),
+    "cli.aspect.face_down": N_("face_down {rule}"),
+    "cli.aspect.returning": N_("returning {rule}"),
+    "cli.aspect.names": N_("names {rule}"),
+    "cli.aspect.scope": N_("scope {rule}"),
+    "cli.players": N_("players: {players}"),
+    "cli.player": N_("{name} ({id})"),
+    "cli.player_team": N_("{name} ({id}, team {team})"),
+    "cli.player_status": N_("{name} ({id}, {status})"),
+    "cli.player_team_status": N_("{name} ({id}, team {team}, {status})"),
+    "cli.status.lost": N_("lost"),
+    "cli.status.left": N_("left"),
+    "cli.status.won": N_("won"),
+    "cli.zone.hand": N_("hand"),
+    "cli.zone.stack": N_("stack"),
+    "cli.zone.battlefield": N_("battlefield"),
+    "cli.zone.graveyard": N_("graveyard"),
+    "cli.zone.exile": N_("exile"),
+    "cli.zone.command": N_("command"),
+    "cli.zone.library": N_("library"),
+    "cli.zone.removed": N_("removed"),
+    "cli.zone_of": N_("{zone} of {name}"),
+    "cli.zone_count": N_("{zone} ({n})"),
+    "cli.names_taken": N_("names taken (704.2): {names}"),
+    "cli.name_taken": N_("{name} ({card}, {player})"),
+    "cli.named": N_("named {name}"),
+    "cli.named_before": N_("named before {names}"),
+    "cli.unnamed": N_("no longer named {name}"),
+    "cli.pentaland": N_("Pentaland"),
+    "cli.face_down": N_("face down"),
+    "cli.revealed": N_("revealed"),
+    "cli.looked_by": N_("looked at by {players}"),
+    "cli.from_top": N_("{n} from the top"),
+    "cli.owner": N_("{holder} (owner {owner})"),
+    "cli.out_lost": N_("out: {player} lost at event {seq} ({rule}): {why}"),
+    "cli.out_left": N_("out: {player} left the game at event {seq} ({rule})"),
+    "cli.lost_commander_damage": N_("{total} combat damage from {commander}, 21 from one commander loses"),
+    "cli.lost_d8": N_("no legal name remained for a face-down card (D8)"),
+    "cli.lost_d8_why": N_("no legal name remained for a face-down card (D8); {why}"),
+    "cli.why.no_legal_name": N_("no name of its cost fits the way it was played face down"),
+    "cli.why.taken_before": N_("every name it could take was already taken when it went face down (D6)"),
+    "cli.why.own_side": N_("705.4a couldn't apply: the names free when it went face down were taken since by its "
+                           "player or a teammate, not by an opponent (D7)"),
+    "cli.over_by_judge": N_("GAME OVER at event {seq}: the judge ended it; no winner"),
+    "cli.over_won": N_("GAME OVER at event {seq} ({rule}): {winners} won; read-only but for `game undo`"),
+    "cli.nobody": N_("nobody"),
+    "cli.could_be_taken": N_("{name} is taken (704.2): no card could be named so"),
+    "cli.could_be": N_("{name} ({rule}): {cards}"),
+    "cli.could_be_none": N_("no card of {player}'s hand could be named {name} ({rule})"),
+    # one event as a line (cli/seat.py): its type, where it went, how
+    "cli.event.draw": N_("draw"),
+    "cli.event.move": N_("move"),
+    "cli.event.name": N_("name"),
+    "cli.event.turn_face_up": N_("turn_face_up"),
+    "cli.event.reveal": N_("reveal"),
+    "cli.event.end_reveal": N_("end_reveal"),
+    "cli.event.look": N_("look"),
+    "cli.event.end_look": N_("end_look"),
+    "cli.event.leave_game": N_("leave_game"),
+    "cli.event.shuffle": N_("shuffle"),
+    "cli.event.commander_damage": N_("commander_damage"),
+    "cli.event.end_game": N_("end_game"),
+    "cli.moved": N_("{from} -> {to}"),
+    "cli.position.top": N_("(top)"),
+    "cli.position.bottom": N_("(bottom)"),
+    "cli.cut": N_("cut {at} from the top"),
+    "cli.cut_random": N_("cut {at} from the top (at random)"),
+    "cli.returned": N_("returned {cards}"),
+    "cli.as_pentaland": N_("as a Pentaland"),
+    "cli.face_down_via": N_("face down via {via}"),
+    "cli.loses": N_("{player} loses ({rule})"),
+    "cli.turned_up_via": N_("{card} turned up via {via} ({rule}): {advice}"),
+    # the database and its cards (cli/database.py, serve.py)
+    "cli.database_ready": N_("database ready: {path}"),
+    "cli.downloaded": N_("saved {path}\nuse it with: MENTALMAGIC_CARDS={path}"),
     # words that join words
     "list.or": N_("{a} or {b}"),
     "list.and": N_("{a} and {b}"),
@@ -627,3 +784,13 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cost.unknown_symbol": N_("unknown symbol {symbol}"),
     "cost.too_many_readings": N_("too many hybrid symbols: over {n} readings"),
 }
+
+
+# A code whose words elide before a vowel in some language ("Main d’Ana"): the parameter that
+# decides, and the same English in the context BEFORE_VOWEL, which the catalogue words elided
+# (as the console's "key.vowel.VAR", web/console_strings.py). English reads it as the plain message.
+ELIDED: dict[str, tuple[str, str]] = {
+    "cli.zone_of": ("name", Np_("before a vowel", "{zone} of {name}")),
+    "cli.could_be_none": ("player", Np_("before a vowel", "no card of {player}'s hand could be named {name} ({rule})")),
+}
+_VOWEL = re.compile(r"[aeiouàâäéèêëîïôöùûü]", re.IGNORECASE)  # as the console's (static/js/i18n.js)

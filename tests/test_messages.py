@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 
 from mentalmagic import errors
 from mentalmagic.catalogue import TRANSLATIONS, text, translations
-from mentalmagic.messages import WORDS, Message, both, either, render, say
+from mentalmagic.messages import ELIDED, WORDS, Message, both, either, render, say
 
 ROOT = Path(__file__).resolve().parent.parent / "mentalmagic"
 PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
@@ -124,6 +124,26 @@ def test_a_refusal_is_worded_in_english_or_french_from_one_message():
 def test_plurals_come_from_the_catalogue(n, english, french):
     m = say("face_up.free", n=n, names=["X"])
     assert (text(m, "en"), text(m, "fr"), text(m, "fr-CA")) == (english, french, french)
+
+
+def test_an_elided_message_has_its_french_before_a_vowel_and_reads_plain_in_english():
+    catalogue = _catalogue()
+    for code, (param, english) in ELIDED.items():
+        assert WORDS[code] == english and param in _placeholders(english), code  # the same English: only French elides
+        entry = catalogue.get(english, context="before a vowel")
+        assert entry is not None and entry.string and not entry.fuzzy, code
+        assert _placeholders(entry.string) == _placeholders(english), code
+    zone = say("cli.zone.hand")
+    assert [text(say("cli.zone_of", zone=zone, name=who), "fr") for who in ("Ana", "Ben", "Éloi")] == [
+        "main d’Ana", "main de Ben", "main d’Éloi"]
+    assert text(say("cli.zone_of", zone=zone, name="Ana"), "en") == "hand of Ana"
+
+
+@pytest.mark.parametrize("n, french", [(1, "1 carte sur 1 ligne"), (2, "2 cartes sur 2 lignes")])
+def test_the_command_lines_counts_take_the_plural_of_their_own_number(n, french):
+    m = say("cli.deck_size", n=n, lines=say("cli.lines", n=n))
+    assert text(m, "fr") == french
+    assert text(say("cli.deck_size", n=2, lines=say("cli.lines", n=1)), "en") == "2 cards on 1 line"
 
 
 def test_words_that_join_follow_the_language():

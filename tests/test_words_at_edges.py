@@ -209,7 +209,7 @@ def test_a_bad_setting_and_a_start_up_refusal_are_one_line_in_the_clis_language(
     bad = {"MENTALMAGIC_RATE_LIMIT": "lots"}
     french = _cli(db, "--lang", "fr", "serve", "--port", "0", env=bad)
     assert french.exit_code == 1
-    assert french.stderr == ("Error: MENTALMAGIC_RATE_LIMIT='lots' n’est pas un nombre supérieur ou égal à 0 ; "
+    assert french.stderr == ("Erreur : MENTALMAGIC_RATE_LIMIT='lots' n’est pas un nombre supérieur ou égal à 0 ; "
                              "retirez-le ou corrigez-le\n")
     english = _cli(db, "serve", "--port", "0", env=bad)
     assert english.stderr == "Error: MENTALMAGIC_RATE_LIMIT='lots' is not a number of 0 or more; unset it or fix it\n"
@@ -217,7 +217,7 @@ def test_a_bad_setting_and_a_start_up_refusal_are_one_line_in_the_clis_language(
     empty.write_bytes(b"")
     cards = {"MENTALMAGIC_CARDS": str(empty)}
     refused = _cli(db, "self-check", env={**cards, "MENTALMAGIC_LANG": "fr"})
-    assert refused.exit_code == 1 and refused.stderr.startswith(f"Error: le fichier de cartes {empty} est vide : ")
+    assert refused.exit_code == 1 and refused.stderr.startswith(f"Erreur : le fichier de cartes {empty} est vide : ")
     _no_english(refused.stderr, "download it again")
     assert f"the card file {empty} is empty: download it again" in _cli(db, "self-check", env=cards).stderr
 

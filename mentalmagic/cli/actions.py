@@ -9,7 +9,7 @@ import click
 from ..messages import said, say
 from ..zones import VIAS as VIA_CHOICES
 from .completion import GAME, PLAYER, card_name_completion, player_completion
-from .context import guarded, uow
+from .context import Misused, guarded, uow
 from .seat import Seat
 
 _NAME_OPTION_HELP = "The name it takes (English or French); the shell completes card names."
@@ -95,7 +95,8 @@ def game_face_up(ctx, game_id, card, name, via, choices):
     seat = Seat(ctx, game_id)
     if choices:
         ans = face_up(uow(ctx), game_id, JUDGE, seat.card(card), via)
-        click.echo(f"{seat.ref(ans['card'])} turned up via {ans['via']} ({ans['rule']}): {ans['advice']}")
+        click.echo(say("cli.turned_up_via", card=seat.ref(ans["card"]), via=ans["via"], rule=ans["rule"],
+                       advice=ans["advice"]))
         for n in ans["allowed"]:  # each a CardName: worded in the CLI's language
             click.echo(f"  {said(n)}")
         return
@@ -107,7 +108,7 @@ def _reveal_or_look(ctx, kind: str, game_id, player, cards, top, end, **extra) -
     ids = [seat.card(c) for c in cards] or None
     if end:
         if top is not None or not ids:
-            raise click.UsageError(str(say("cli.end_needs_cards")))
+            raise Misused(str(say("cli.end_needs_cards")))
         _act(ctx, seat, {"type": f"end_{kind}", "cards": ids})
         return
     _act(ctx, seat, {"type": kind, "player": seat.player(player), "cards": ids, "count": top, **extra})
@@ -177,7 +178,7 @@ def game_undo(ctx, game_id):
 
     seat = Seat(ctx, game_id)
     done = undo(uow(ctx), game_id, JUDGE)
-    click.echo("undone: " + seat.event_line(done["undone"]).strip())
+    click.echo(say("cli.undone", event=seat.event_line(done["undone"]).strip()))
 
 
 COMMANDS = (game_draw, game_move, game_name, game_face_up, game_reveal, game_look, game_leave, game_shuffle, game_undo)

@@ -14,23 +14,23 @@ from ..formats import DEFAULT_FORMAT, FORMATS
 from ..identity import identity_text
 from ..index import CandidateQuery
 from ..mana import ManaCost, ManaCostError, cost_words
-from ..messages import said, say
+from ..messages import either, said, say, word_of
 from ..rulesets import RULE_SETS
-from .context import did_you_mean, fail, runtime, with_other
+from .context import Failed, Misused, did_you_mean, fail, runtime, with_other
 
 
 def _query(rt, printed: str, **asked) -> CandidateQuery:
     """The question (lookups.candidate_query): PRINTED is a card if one is called so, else a mana
     cost ('{R/W}{R/W}', '1RR'); a --commander that can't be one fails."""
     if not printed.strip():  # as the API refuses an empty printed: `none` is the cost of a land
-        raise click.UsageError(str(say("cli.printed_empty")))
+        raise Misused(str(say("cli.printed_empty")))
     try:
         name, cost = rt.pool.lookup(printed).name, None
     except ArbiterError as unknown:
         try:
             name, cost = None, ManaCost.parse(printed)
         except ManaCostError:
-            raise click.ClickException(str(say("cli.not_card_nor_cost", printed=repr(printed)))
+            raise Failed(str(say("cli.not_card_nor_cost", printed=repr(printed)))
                                        + did_you_mean(unknown)) from None
     try:
         return lookups.candidate_query(rt.finder, printed=name, cost=cost, **asked)
@@ -71,16 +71,16 @@ def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, rules, as
     if q.printed is not None:
         label = said(q.printed.said_name)
     else:
-        label = "A card with no mana cost" if q.cost.is_none else f"A card costing {q.cost}"
-    as_ = " or ".join("a card with no mana cost" if c.is_none else c.text for c in res.costs) or "nothing known"
-    within = f", within {q.whose} colour identity {identity_text(q.identity)} (903.5c)" if commanders else ""
-    click.echo(f"{label} may be named as {as_} in {q.fmt}{within}: {len(res.candidates)} candidates (704.1)")
+        label = say("cli.card_no_cost") if q.cost.is_none else say("cli.card_costing", cost=str(q.cost))
+    costs = either([say("cost.a_card_none") if c.is_none else c.text for c in res.costs]) or say("cli.nothing_known")
+    asked = {"label": label, "costs": costs, "format": q.fmt, "n": len(res.candidates)}
+    click.echo(say("cli.candidates_within", **asked, whose=q.whose, identity=identity_text(q.identity))
+               if commanders else say("cli.candidates", **asked))
     for n in res.candidates:
-        mark = "  [watched 706.4a]" if rt.pool.bans.status(n.card) == "watched" else ""
+        mark = f"  {say('cli.watched')}" if rt.pool.bans.status(n.card) == "watched" else ""
         click.echo(f"  {cost_words(n.cost):<16} {said(n.said_name)}{mark}")
     if res.unknown_faces:
-        faces = ", ".join(said(q.printed.said_as(f)) for f in res.unknown_faces)
-        click.echo(f"  (cost unknown to the card data: {faces})")
+        click.echo(f"  {say('cli.cost_unknown_faces', faces=[said(q.printed.said_as(f)) for f in res.unknown_faces])}")
 
 
 @click.command()
@@ -114,16 +114,16 @@ def card(ctx, name):
         fail(e)
     click.echo(f"{with_other(c.said_name)}  [{c.layout}]")
     for f in c.faces:
-        cost = "unknown cost" if f.cost is None else cost_words(f.cost)
+        cost = say("cli.unknown_cost") if f.cost is None else cost_words(f.cost)
         kind = say("type.english", type=f.type_line) if f.type_line else ""  # the data's is English: marked
-        click.echo(f"  {said(f.said_name)}: {cost} — {kind}")
-    click.echo("  offers: " + (", ".join(cost_words(x) for x in c.printed_costs) or "nothing known"))
-    known = "unknown" if c.color_identity is None else identity_text(c.color_identity)
-    click.echo(f"  colour identity: {known}" + ("; can be a commander (903.3)" if can_be_commander(c) else ""))
+        click.echo(f"  {say('cli.face', name=said(f.said_name), cost=cost, type=kind)}")
+    click.echo(f"  {say('cli.offers', costs=[cost_words(x) for x in c.printed_costs] or say('cli.nothing_known'))}")
+    known = say("cli.unknown") if c.color_identity is None else identity_text(c.color_identity)
+    click.echo(f"  {say('cli.identity_commander' if can_be_commander(c) else 'cli.identity', identity=known)}")
     status = rt.pool.bans.entry_for(c)
     if status:
-        click.echo(f"  Mental Magic: {status.status} ({status.rule})")
-    click.echo("  legal in: " + (", ".join(f for f, s in sorted(c.legalities.items()) if s == "legal") or "-"))
+        click.echo(f"  {word_of('cli.ban', status.status, rule=status.rule)}")
+    click.echo(f"  {say('cli.legal_in', formats=[f for f, s in sorted(c.legalities.items()) if s == 'legal'] or '-')}")
 
 
 COMMANDS = (candidates, check, card)

@@ -17,8 +17,25 @@ from ..pool import said_name
 from ..runtime import default_db_path, load_frozen, open_runtime, stale_source
 
 
+class Failed(click.ClickException):
+    """A command that fails: `Error: why` on standard error, exit status 1, "Error" in --lang too
+    (click's own exceptions say it in English)."""
+
+    def show(self, file=None) -> None:
+        click.echo(say("cli.error", why=self.format_message()), err=True)
+
+
+class Misused(click.UsageError):
+    """A command used wrongly (exit status 2): click's usage line, then the hint and `Error: why` in --lang."""
+
+    def show(self, file=None) -> None:
+        if self.ctx is not None:
+            click.echo(f"{self.ctx.get_usage()}\n{say('cli.try_help', command=self.ctx.command_path)}\n", err=True)
+        click.echo(say("cli.error", why=self.format_message()), err=True)
+
+
 def fail(e: Exception):
-    raise click.ClickException(str(e) + did_you_mean(e)) from e
+    raise Failed(str(e) + did_you_mean(e)) from e
 
 
 def did_you_mean(e: Exception) -> str:
@@ -151,7 +168,7 @@ def uow(ctx: click.Context):
     return store(ctx).unit_of_work()
 
 
-class Refused(click.ClickException):
+class Refused(Failed):
     """A domain error: `refused (RULE): why` on standard error, exit status 1; nothing changed (but
     for ``storage_failed``, whose message says its outcome is unknown)."""
 
@@ -163,8 +180,10 @@ class Refused(click.ClickException):
         return str(say("cli.refused", rule=self.rule, why=self.message)) if self.rule else self.message
 
     def show(self, file=None) -> None:
-        prefix = "" if self.rule else "Error: "  # as click writes its own errors
-        click.echo(prefix + self.format_message(), err=True)
+        if self.rule:
+            click.echo(self.format_message(), err=True)
+        else:
+            super().show(file)
 
 
 def guarded(f):
@@ -180,9 +199,9 @@ def guarded(f):
             if isinstance(e, _loaded("marshmallow", "ValidationError")):
                 from ..runtime.inputs import coded  # loaded already: marshmallow raised
 
-                raise click.UsageError(_field_messages(coded(e.messages))) from None
+                raise Misused(_field_messages(coded(e.messages))) from None
             if isinstance(e, _loaded("mentalmagic.grammar", "GrammarError")):  # before ArbiterError: one of them
-                raise click.UsageError(e.message) from None
+                raise Misused(e.message) from None
             if isinstance(e, ArbiterError):
                 raise Refused(e) from None
             raise

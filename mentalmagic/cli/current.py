@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..messages import say
-from .context import db_path
+from .context import Misused, db_path
 
 
 def _path(db: Path) -> Path:
@@ -64,6 +64,6 @@ class CurrentGameGroup(click.Group):
             if not given:
                 game_id = current(db)
                 if game_id is None:
-                    raise click.UsageError(str(say("cli.no_current_game")))
+                    raise Misused(str(say("cli.no_current_game")))
                 rest = [game_id, *rest]
         return name, cmd, rest

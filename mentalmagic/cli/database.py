@@ -14,7 +14,7 @@ from ..catalogue import number
 from ..messages import say
 from ..runtime import CARD_FILE_ERRORS, ensure_cards, source_said
 from ..storage import connect
-from .context import fail
+from .context import Failed, fail
 
 
 @click.command("init-db")
@@ -24,7 +24,7 @@ def init_db(ctx):
     path: Path = ctx.obj["db"]
     path.parent.mkdir(parents=True, exist_ok=True)
     connect(path).conn.close()
-    click.echo(f"database ready: {path}")
+    click.echo(say("cli.database_ready", path=path))
 
 
 @click.command("build-cards")
@@ -68,7 +68,7 @@ def download_cards(ctx, url, out):
         fail(OSError(say("cli.download_failed", url=url, why=str(e))))
     if tty:
         click.echo("", err=True)
-    click.echo(f"saved {out}\nuse it with: MENTALMAGIC_CARDS={out}")
+    click.echo(say("cli.downloaded", path=out))
 
 
 @click.command("self-check")
@@ -80,7 +80,7 @@ def self_check(ctx):
     try:
         rt = checked_runtime(ctx.obj["db"])
     except StartupError as e:
-        raise click.ClickException(str(e)) from None
+        raise Failed(str(e)) from None
     click.echo(say("cli.self_check_ok", db=str(ctx.obj["db"]), n=number(len(rt.pool), ctx.obj.get("lang")),
                    source=source_said(rt.pool.info.source)))
 

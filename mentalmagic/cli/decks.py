@@ -6,8 +6,8 @@ import click
 
 from .. import decks
 from ..errors import ArbiterError
-from ..messages import card_name
-from .context import fail, runtime, suggested, with_other
+from ..messages import card_name, say
+from .context import Failed, fail, runtime, suggested, with_other
 from .group import Group
 
 
@@ -28,24 +28,23 @@ def decks_uow(ctx: click.Context):
 
 def print_deck(view: dict) -> None:
     """Problems with their suggestions, then flags: what a judge reads before the game."""
-    size, lines = view["size"], len(view["cards"])
-    click.echo(f"{size} card{'s' * (size != 1)} on {lines} line{'s' * (lines != 1)}")
+    click.echo(say("cli.deck_size", n=view["size"], lines=say("cli.lines", n=len(view["cards"]))))
     for p in view["problems"]:
         hint = suggested(p["suggestions"]) if p["suggestions"] else ""
         rule = f" ({p['rule']})" if p.get("rule") else ""
-        click.echo(f"  line {p['line']}: {p['text']!r}: {p['message']}{rule}{hint}")
+        click.echo(f"  {say('cli.deck_problem', line=p['line'], text=repr(p['text']), why=p['message'])}{rule}{hint}")
     for f in view["flags"]:
         for r in f["reasons"]:
-            click.echo(f"  flag {r['rule']}: {r['message']}")
+            click.echo(f"  {say('cli.deck_flag', rule=r['rule'], why=r['message'])}")
     if not view["legalities_known"]:
-        click.echo("  note: this card source has no legalities: format bans (706.1) are not flagged")
+        click.echo(f"  {say('cli.no_legalities')}")
 
 
 def read_file(file) -> str:
     try:
         return file.read()
     except UnicodeDecodeError as e:
-        raise click.ClickException(f"the list is not UTF-8 text: {e}") from e
+        raise Failed(str(say("cli.not_utf8", why=e))) from e
 
 
 @deck.command("add")
@@ -58,8 +57,8 @@ def deck_add(ctx, name, file):
         view = decks.create_deck(decks_uow(ctx), name, read_file(file))
     except ArbiterError as e:
         fail(e)
-    click.echo(f"saved deck {view['id']} ({view['name']})")
-    click.echo(f"edit token (shown only now): {view['edit_token']}")
+    click.echo(say("cli.deck_saved", id=view["id"], name=view["name"]))
+    click.echo(say("cli.edit_token", token=view["edit_token"]))
     print_deck(view)
 
 

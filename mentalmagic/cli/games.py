@@ -18,7 +18,7 @@ from ..names import fold
 from ..rulesets import DEFAULT_RULES, RULE_SETS, game_options
 from . import actions, lines, table
 from .completion import GAME, player_completion
-from .context import db_path, guarded, runtime, uow
+from .context import Failed, Misused, db_path, guarded, runtime, uow
 from .current import CurrentGameGroup, remember
 from .decks import decks_uow, print_deck, read_file
 from .group import Group
@@ -69,7 +69,7 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
     from ..services import create_game
 
     if (deck_id is None) == (list_file is None):
-        raise click.UsageError(str(say("cli.deck_or_list")))
+        raise Misused(str(say("cli.deck_or_list")))
     runtime(ctx, lacks_note=False)  # load the cards for a game (without the look-ups' note)
     saved = decks_uow(ctx)
     if deck_id is not None:
@@ -79,7 +79,7 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
         if deck.problems:
             print_deck(deck.to_dict())
             if not skip_problems:
-                raise click.ClickException(str(say("cli.list_problems")))
+                raise Failed(str(say("cli.list_problems")))
         library = deck.library()
     seats = [dict(zip(("name", "team"), p.rsplit(":", 1), strict=False)) if ":" in p else {"name": p}
              for p in players]
@@ -88,14 +88,14 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
                                 "options": {"phyrexian_as_hybrid": phyrexian_as_hybrid}, "rules": rules})
     created = create_game(uow(ctx), body["format"], game_options(body["options"], body["rules"]), body["players"],
                           body["library"], shuffle=body["shuffle"])
-    click.echo(f"game {created['id']}: {created['library_size']} cards, {created['format']}"
-               + ("" if body["shuffle"] else ", not shuffled"))
-    click.echo(f"judge token (shown only now): {created['judge_token']}")
+    click.echo(say("cli.game_created" if body["shuffle"] else "cli.game_created_unshuffled", id=created["id"],
+                   n=created["library_size"], format=created["format"]))
+    click.echo(say("cli.judge_token", token=created["judge_token"]))
     for p in created["players"]:
-        team = f" (team {p['team']})" if p["team"] else ""
-        click.echo(f"  {p['id']}  {p['name']}{team}  token: {p['token']}")
+        seat = {"id": p["id"], "name": p["name"], "team": p["team"], "token": p["token"]}
+        click.echo(f"  {say('cli.seat_team_token' if p['team'] else 'cli.seat_token', **seat)}")
     remember(db_path(ctx), created["id"])
-    click.echo("it is now the current game: the other `game` commands may leave out its id")
+    click.echo(say("cli.now_current"))
 
 
 @game.command("use")
@@ -107,9 +107,9 @@ def game_use(ctx, game_id):
     from .current import exists
 
     if not exists(db_path(ctx), game_id):
-        raise click.UsageError(str(say("cli.no_such_game", game=repr(game_id))))
+        raise Misused(str(say("cli.no_such_game", game=repr(game_id))))
     remember(db_path(ctx), game_id)
-    click.echo(f"current game: {game_id}")
+    click.echo(say("cli.current_game", id=game_id))
 
 
 def _seat_commanders(seats: list[dict], commanders: tuple[str, ...]) -> None:
@@ -118,7 +118,7 @@ def _seat_commanders(seats: list[dict], commanders: tuple[str, ...]) -> None:
         who, sep, name = spec.partition("=")
         seat = next((s for s in seats if fold(s["name"]) == fold(who.strip())), None)
         if not sep or not name.strip() or seat is None:
-            raise click.UsageError(str(say("cli.commander_spec", spec=repr(spec))))
+            raise Misused(str(say("cli.commander_spec", spec=repr(spec))))
         seat["commander"] = [*seat.get("commander", []), name.strip()]
 
 
@@ -131,9 +131,11 @@ def game_list(ctx):
     from ..services import list_games
 
     for g in list_games(uow(ctx)):
-        marks = (("over", g["finished_at"]), ("archived", g["archived_at"]))
-        status = "".join(f"  [{word}]" for word, at in marks if at)
-        click.echo(f"{g['id']}  {g['created_at'][:16].replace('T', ' ')}  {g['seq']:>4} events  "
+        marks = (("cli.game_over_mark", g["finished_at"]), ("cli.archived_mark", g["archived_at"]))
+        status = "".join(f"  {say(code)}" for code, at in marks if at)
+        seq = str(g["seq"])  # the count right-aligned in 4 columns, as ever
+        click.echo(f"{g['id']}  {g['created_at'][:16].replace('T', ' ')}  "
+                   f"{' ' * (4 - len(seq))}{say('cli.game_events', n=g['seq'])}  "
                    f"{g['format']:<9} {', '.join(g['players'])}{status}")
 
 
@@ -155,12 +157,13 @@ def game_tokens(ctx, game_id, players, every):
     seat = Seat(ctx, game_id)
     pids = list(seat.names) if every else [seat.player(p) for p in players]
     if not pids:
-        click.echo("tokens are kept hashed and can't be shown again; `game tokens GAME PLAYER` reissues one:")
+        click.echo(say("cli.tokens_hashed"))
         for pid, name in seat.names.items():
             click.echo(f"  {pid}  {name}")
         return
     for pid in dict.fromkeys(pids):
-        click.echo(f"  {pid}  {seat.who(pid)}  token: {reissue_token(uow(ctx), game_id, JUDGE, pid)['token']}")
+        token = reissue_token(uow(ctx), game_id, JUDGE, pid)["token"]
+        click.echo(f"  {say('cli.token', id=pid, name=seat.who(pid), token=token)}")
 
 
 for _module in (table, actions, lines):

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..messages import say
 from .completion import GAME, line_completion
 from .context import Refused, guarded, uow
 from .seat import Seat
@@ -53,13 +54,13 @@ def game_do(ctx, game_id, line, keep_going):
         try:
             _do_line(ctx, game_id, text)
         except click.ClickException as e:
-            where = f"line {n}: {text}\n" if script and not tty else ""
+            where = f"{say('cli.line', n=n, text=text)}\n" if script and not tty else ""
             if not keep_going:
                 if where:
                     click.echo(where, nl=False, err=True)
                 raise e from None
-            click.echo(where + (e.format_message() if isinstance(e, Refused) else f"Error: {e.format_message()}"),
-                       err=True)
+            click.echo(where + (e.format_message() if isinstance(e, Refused)
+                                else str(say("cli.error", why=e.format_message()))), err=True)
             failed += 1
     ctx.exit(1 if failed else 0)
 
@@ -92,7 +93,7 @@ def _do_line(ctx: click.Context, game_id: str, text: str) -> None:
     seat = Seat(ctx, game_id)
     done = run_line(uow(ctx), game_id, JUDGE, text)
     if "undone" in done:
-        click.echo("undone: " + seat.event_line(done["undone"]).strip())
+        click.echo(say("cli.undone", event=seat.event_line(done["undone"]).strip()))
     else:
         click.echo(seat.event_line(done["event"]))
 

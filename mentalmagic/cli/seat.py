@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..game import game_losses
+from ..messages import say, word_of
 from .context import names_said, store
 
 
@@ -41,7 +42,7 @@ class Seat:
         return [e.to_dict() for e in self.store.events(self.game.id)]
 
     def who(self, pid: str | None) -> str:
-        return self.names.get(pid, pid or "judge")
+        return self.names.get(pid, pid or str(say("cli.judge")))
 
     def ref(self, cid: str) -> str:
         return "#" + self.handles.get(cid, cid)
@@ -50,29 +51,35 @@ class Seat:
         """One event as a line: seq, type, who, the cards by handle, where, the naming, the rule."""
         d = e["data"]
         cards = d.get("cards") or ([d["card"]] if "card" in d else [])
-        parts = [f"{e['seq']:>4}  {e['type']:<13}", self.who(e["player"] or d.get("player"))]
+        parts = [f"{e['seq']:>4}  {word_of('cli.event', e['type']):<13}", self.who(e["player"] or d.get("player"))]
         if cards:
             parts.append(" ".join(self.ref(c) for c in cards))
         if d.get("printed"):
             parts.append(f"({self.said(d['printed'])})")
         if "to" in d:
-            parts.append(f"{d.get('from')} -> {d['to']}" + (f" ({d['position']})" if d.get("position") else ""))
+            parts.append(str(say("cli.moved", **{"from": _zone(d.get("from")), "to": _zone(d["to"])}))
+                         + (f" {say('cli.position.' + d['position'])}" if d.get("position") else ""))
         if e["type"] == "shuffle":
-            parts.append(f"cut {d['at']} from the top" + (" (at random)" if d.get("random") else ""))
+            parts.append(str(say("cli.cut_random" if d.get("random") else "cli.cut", at=d["at"])))
         if d.get("returned"):
-            parts.append("returned " + " ".join(self.ref(c) for c in d["returned"]))
+            parts.append(str(say("cli.returned", cards=" ".join(self.ref(c) for c in d["returned"]))))
         if d.get("pentaland"):
-            parts.append("as a Pentaland")
+            parts.append(str(say("cli.as_pentaland")))
         elif d.get("face_down") and d.get("face_down_by"):
-            parts.append(f"face down via {d.get('via', 'effect')}")
+            parts.append(str(say("cli.face_down_via", via=d.get("via", "effect"))))
         if isinstance(d.get("unnamed"), dict):  # MageRing: its printed card where it went
-            parts.append(f"no longer named {self.said(d['unnamed']['name'])}")
+            parts.append(str(say("cli.unnamed", name=self.said(d["unnamed"]["name"]))))
         if d.get("land_name"):  # Xom 4
-            parts.append(f"named {d['land_name']}")
+            parts.append(str(say("cli.named", name=d["land_name"])))
         if d.get("naming"):
-            parts.append(f"named {self.said(d['naming']['name'])}")
+            parts.append(str(say("cli.named", name=self.said(d["naming"]["name"]))))
         for loss in game_losses(d.get("game_loss")):  # and those it caused in turn (D8)
-            parts.append(f"{self.who(loss['player'])} loses ({loss['rule']})")
+            parts.append(str(say("cli.loses", player=self.who(loss["player"]), rule=loss["rule"])))
         if e.get("rule"):
             parts.append(f"[{e['rule']}]")
         return "  ".join(parts)
+
+
+def _zone(zone: str | None):
+    """A zone's word ('hand', 'main')."""
+    return word_of("cli.zone", zone)

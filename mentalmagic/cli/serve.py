@@ -14,6 +14,7 @@ import click
 from ..catalogue import number
 from ..messages import say
 from ..runtime import load_frozen, write_aside
+from .context import Failed
 
 
 def _serving():
@@ -49,7 +50,7 @@ def serve(ctx, host, port, server, workers, threads, open_browser):
         # (a bad one is a ValueError naming it) and kept in app.config for the server
         app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"]), "POOL_CACHE_LATER": True})
     except (StartupError, ValueError) as e:
-        raise click.ClickException(str(e)) from None
+        raise Failed(str(e)) from None
 
     cpus = serving.pinned_cores(app.config["SETTINGS"], workers)
 
@@ -65,7 +66,7 @@ def serve(ctx, host, port, server, workers, threads, open_browser):
     try:
         serving.serve(app, server, host, port, workers, threads, on_ready=ready)
     except OSError as e:  # the port is taken, or the address isn't this machine's
-        raise click.ClickException(str(say("serve.cannot_listen", host=host, port=port, why=e.strerror or str(e)))) \
+        raise Failed(str(say("serve.cannot_listen", host=host, port=port, why=e.strerror or str(e)))) \
             from None
 
 

@@ -7,6 +7,7 @@ import json
 import click
 
 from ..game import game_losses
+from ..messages import chain, say, word_of
 from .completion import GAME, PLAYER, card_name_completion, player_completion
 from .context import guarded, uow
 from .seat import Seat
@@ -43,15 +44,13 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
     # the judge's own tool: a seat's view read back to the judge's numbers (a hidden card's handle, D15)
     shown = viewer(seat.game.setup, state, caller)
     view = {**view, "cards": [{**c, "id": shown.resolve(c["id"])} for c in view["cards"]]}
-    click.echo(f"game {view['id']}  {view['format']}  seq {view['seq']}  library {view['library_size']} cards"
-               + ("  (phyrexian as hybrid)" if view["options"].get("phyrexian_as_hybrid") else "")
-               + f"  seen by {seat.who(caller.player) if as_player else 'the judge'}")
+    hybrid = say("cli.phyrexian_as_hybrid") if view["options"].get("phyrexian_as_hybrid") else ""
+    click.echo(say("cli.show_header", id=view["id"], format=view["format"], seq=view["seq"], n=view["library_size"],
+                   hybrid=hybrid, who=seat.who(caller.player) if as_player else say("cli.the_judge")))
     if view["rules"]["differs"]:  # a variant: which, and its own rules where it differs (docs/rule-sets.md)
-        click.echo(f"rules: {view['rules']['source']}: " + ", ".join(
-            f"{d['aspect']} {d['rule']}" for d in view["rules"]["differs"]))
-    click.echo("players: " + ", ".join(
-        f"{p['name']} ({p['id']}" + (f", team {p['team']}" if p["team"] else "")
-        + ("" if p["status"] == "in_game" else f", {p['status']}") + ")" for p in view["players"]))
+        click.echo(say("cli.rules_differ", source=view["rules"]["source"], aspects=[
+            word_of("cli.aspect", d["aspect"], rule=d["rule"]) for d in view["rules"]["differs"]]))
+    click.echo(say("cli.players", players=[_player(p) for p in view["players"]]))
     groups: dict[tuple[str, str], list[dict]] = {}
     for c in view["cards"]:
         looked = state.cards[c["id"]].looked_by
@@ -64,24 +63,30 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
         for (z, owner), cards in sorted(groups.items(), key=lambda kv: kv[0][1]):
             if z != zone:
                 continue
-            title = f"{zone} of {seat.who(owner)}" if owner else zone
-            click.echo(f"{title} ({len(cards)})")
+            title = say("cli.zone_of", zone=word_of("cli.zone", zone), name=seat.who(owner)) if owner \
+                else word_of("cli.zone", zone)
+            click.echo(say("cli.zone_count", zone=title, n=len(cards)))
             order = library_pos if zone == "library" else {cid: int(h) for cid, h in seat.handles.items()}
             cards.sort(key=lambda c: order.get(c["id"], 0))
             for c in cards:
                 click.echo("  " + _card_row(seat, c, library_pos, zone))
     taken = names_view(uow(ctx), game_id, caller)["names"]
     if taken:
-        click.echo("names taken (704.2): " + ", ".join(
-            f"{seat.said(n['name'])} ({seat.ref(n['card'])}, {seat.who(n['player'])})" for n in taken))
+        click.echo(say("cli.names_taken", names=[
+            say("cli.name_taken", name=seat.said(n["name"]), card=seat.ref(n["card"]), player=seat.who(n["player"]))
+            for n in taken]))
     for line in _ending(seat, view):
         click.echo(line)
 
 
-_WHY = {"no_legal_name": "no name of its cost fits the way it was played face down",
-        "taken_before": "every name it could take was already taken when it went face down (D6)",
-        "own_side": "705.4a couldn't apply: the names free when it went face down were taken since by its player"
-                    " or a teammate, not by an opponent (D7)"}
+def _player(p: dict):
+    """'Ana (p1, team red, lost)': a player of `game show`'s players line."""
+    status = None if p["status"] == "in_game" else word_of("cli.status", p["status"])
+    code = "cli.player" + ("_team" if p["team"] else "") + ("_status" if status else "")
+    return say(code, name=p["name"], id=p["id"], team=p["team"], status=status)
+
+
+_WHY = ("no_legal_name", "taken_before", "own_side")  # why D8 left no name (the loss's ``why``): cli.why.*
 
 
 def _ending(seat: Seat, view: dict) -> list[str]:
@@ -90,45 +95,49 @@ def _ending(seat: Seat, view: dict) -> list[str]:
     for e in reversed(seat.game_events()):
         d = e["data"]
         for loss in game_losses(d.get("game_loss")):  # and those it caused in turn (D8)
-            why = (f"{d['total']} combat damage from {seat.ref(d['commander'])}, 21 from one commander loses"
-                   if loss["rule"] == "903.10a" else "no legal name remained for a face-down card (D8)"
-                   + (f"; {_WHY[loss['why']]}" if loss.get("why") in _WHY else ""))
-            out.append(f"out: {seat.who(loss['player'])} lost at event {e['seq']} ({loss['rule']}): {why}")
+            if loss["rule"] == "903.10a":
+                why = say("cli.lost_commander_damage", total=d["total"], commander=seat.ref(d["commander"]))
+            elif loss.get("why") in _WHY:
+                why = say("cli.lost_d8_why", why=word_of("cli.why", loss["why"]))
+            else:
+                why = say("cli.lost_d8")
+            out.append(str(say("cli.out_lost", player=seat.who(loss["player"]), seq=e["seq"], rule=loss["rule"],
+                               why=why)))
         if e["type"] == "leave_game":
-            out.append(f"out: {seat.who(d['player'])} left the game at event {e['seq']} ({e.get('rule') or 'D9'})")
+            out.append(str(say("cli.out_left", player=seat.who(d["player"]), seq=e["seq"], rule=e.get("rule") or "D9")))
     finished = view.get("finished")
     if finished:
         if finished["by"] == "judge":
-            out.append(f"GAME OVER at event {finished['seq']}: the judge ended it; no winner")
+            out.append(str(say("cli.over_by_judge", seq=finished["seq"])))
         else:
-            winners = ", ".join(seat.who(p) for p in finished["winners"]) or "nobody"
-            out.append(f"GAME OVER at event {finished['seq']} ({finished['rule']}): {winners} won; "
-                       "read-only but for `game undo`")
+            winners = [seat.who(p) for p in finished["winners"]] or say("cli.nobody")
+            out.append(str(say("cli.over_won", seq=finished["seq"], rule=finished["rule"], winners=winners)))
     return out
 
 
 def _card_row(seat: Seat, c: dict, library_pos: dict, zone: str) -> str:
     marks = []
     if c["named_as"]:
-        marks.append(f"named {seat.said(c['named_as'])}")
+        marks.append(say("cli.named", name=seat.said(c["named_as"])))
     if c.get("earlier_names"):  # MageRing: the names it dropped, shown to who sees the card (D15)
-        marks.append("named before " + ", ".join(str(seat.said(n)) for n in c["earlier_names"]))
+        marks.append(say("cli.named_before", names=[seat.said(n) for n in c["earlier_names"]]))
     if c["pentaland"]:
-        marks.append("Pentaland")
+        marks.append(say("cli.pentaland"))
     elif c["face_down"]:
-        marks.append("face down")
+        marks.append(say("cli.face_down"))
     if c["revealed"]:
-        marks.append("revealed")
+        marks.append(say("cli.revealed"))
     looked = seat.game.state.cards[c["id"]].looked_by
     if looked:
-        marks.append("looked at by " + ", ".join(seat.who(p) for p in looked))
+        marks.append(say("cli.looked_by", players=[seat.who(p) for p in looked]))
     if zone == "library":
-        marks.append(f"{library_pos.get(c['id'], '?')} from the top")
+        marks.append(say("cli.from_top", n=library_pos.get(c["id"], "?")))
     elif zone not in _BY_OWNER and c["owner"]:
         holder = c["controller"] or c["owner"]
-        marks.append(seat.who(holder) + (f" (owner {seat.who(c['owner'])})" if holder != c["owner"] else ""))
+        marks.append(say("cli.owner", holder=seat.who(holder), owner=seat.who(c["owner"])) if holder != c["owner"]
+                     else seat.who(holder))
     printed = seat.said(c["printed"]) if c.get("printed") else "?"  # D15: a hidden card stays "?"
-    return f"{seat.ref(c['id']):>5}  {printed:<32} {'; '.join(marks)}".rstrip()
+    return f"{seat.ref(c['id']):>5}  {printed:<32} {chain(marks)}".rstrip()
 
 
 @click.command("log")
@@ -191,11 +200,11 @@ def game_could_be(ctx, game_id, player, name):
     ans = could_be(uow(ctx), game_id, JUDGE, seat.player(player), name)
     name = seat.said(ans["name"])
     if ans["taken"]:
-        click.echo(f"{name} is taken (704.2): no card could be named so")
+        click.echo(say("cli.could_be_taken", name=name))
     elif ans["cards"]:
-        click.echo(f"{name} ({ans['rule']}): " + " ".join(seat.ref(c) for c in ans["cards"]))
+        click.echo(say("cli.could_be", name=name, rule=ans["rule"], cards=" ".join(seat.ref(c) for c in ans["cards"])))
     else:
-        click.echo(f"no card of {seat.who(ans['player'])}'s hand could be named {name} ({ans['rule']})")
+        click.echo(say("cli.could_be_none", player=seat.who(ans["player"]), name=name, rule=ans["rule"]))
     ctx.exit(0 if ans["cards"] else 1)
 
 

@@ -1,0 +1,171 @@
+"""Issue 19: every sentence the terminal prints is the catalogue's, in --lang. A French judge runs
+the main commands (decks, a game from `game new` to its end, its show, log, list, tokens, could-be,
+face-up choices, export, refusals, the look-ups) and reads no English sentence of the catalogue; the
+same run in English reads no French one.
+
+Each line printed is checked against the catalogue itself: the literal words of every message's
+English (``messages.WORDS``, between its placeholders) must not show at a French table, nor the
+French of the CLI's own messages at an English one. Card names (English where the data lacks a
+French one, marked "(en)"), type lines (English in the data, marked) and the formats' names are
+the data's, not sentences, and are left out before the check.
+
+Core tier: the CLI over a real SQLite database imported from the mini pool's cards."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+import support
+from babel.messages.pofile import read_po
+from click.testing import CliRunner
+
+from mentalmagic.catalogue import TRANSLATIONS
+from mentalmagic.cli import main
+from mentalmagic.messages import ELIDED, WORDS
+
+DECK = "4 Shock\nBonecrusher Giant\nBlack Lotus\nlions des savanes\nAbundance\nLightnig Bolt\n"
+# --no-shuffle: #1–#4 Shock, #5 Fire // Ice, #6 Savannah Lions, #7 Goblin Taskmaster (a {R} morph)...
+LIST = "4 Shock\nFire // Ice\nSavannah Lions\nGoblin Taskmaster\nBonecrusher Giant\nLightning Bolt\nGrizzly Bears\n"
+LINES = ("ana draw 2", "ana cast 1 as Lightning Bolt", "ben draw 1", "ben cast 3 as Chain Lightning", "cara draw 4",
+         "cara cast 7 face-down via morph", "cara reveal 4", "cara pentaland 6", "ana shuffle at 2",
+         "cara discard 5 as Incinerate")
+# a command typed, in any language: `game undo`, or the one whose help to read ('main game use --help')
+CODE = re.compile(r"`[^`]*`|[«'][^«»'\n]*--help[^«»'\n]*[»']")
+REFUSED = {"cara cast 4 as Lightning Bolt": 1, "cara up 7 as Shock": 1, "dan draw 1": 2}  # 704.2, 705.4, no player
+
+
+def run(db, lang: str, *args, code: int = 0) -> str:
+    result = CliRunner().invoke(main, ["--db", str(db), "--lang", lang, *map(str, args)])
+    assert result.exit_code == code, (args, result.output)
+    return result.stdout + result.stderr
+
+
+def session(db, lang: str, tmp_path) -> list[str]:
+    """Everything a judge reads of the main commands, in ``lang``."""
+    deck, game_list = tmp_path / "deck.txt", tmp_path / "list.txt"
+    deck.write_text(DECK, encoding="utf-8")
+    game_list.write_text(LIST, encoding="utf-8")
+    out = [run(db, lang, "init-db"), run(db, lang, "deck", "check", deck, code=1),
+           run(db, lang, "deck", "add", "cube", deck), run(db, lang, "deck", "list")]
+    out.append(run(db, lang, "deck", "show", out[-1].split()[0]))
+    out.append(run(db, lang, "game", "new", "Ana:red", "Ben:blue", "Cara:red", "--list", game_list, "--no-shuffle"))
+    game = re.search(r"^\S+ (\S+) ?:", out[-1]).group(1)
+    out.append(run(db, lang, "game", "use", game))
+    out += [run(db, lang, "game", "do", game, line) for line in LINES]
+    out += [run(db, lang, "game", "do", game, line, code=code) for line, code in REFUSED.items()]
+    out += [run(db, lang, "game", "face-up", "7", "--choices"),
+            run(db, lang, "game", "draw", "ana", "--printed", "Grizzly Bears"),
+            run(db, lang, "game", "could-be", "cara", "Ornithopter", code=1),
+            run(db, lang, "game", "could-be", "cara", "Chain Lightning", code=1),
+            run(db, lang, "game", "could-be", "ana", "Goblin Guide"),
+            run(db, lang, "game", "show"), run(db, lang, "game", "show", "--as", "ben"),
+            run(db, lang, "game", "show", "--library"), run(db, lang, "game", "tokens"),
+            run(db, lang, "game", "tokens", "ana"), run(db, lang, "game", "undo"),
+            run(db, lang, "game", "leave", "ben"),
+            run(db, lang, "game", "do", "end", code=1),  # Ben gone, the red team won (104.2a)
+            run(db, lang, "game", "show"), run(db, lang, "game", "log"), run(db, lang, "game", "list"),
+            run(db, lang, "game", "export"), run(db, lang, "game", "use", "nope", code=2)]
+    out += [run(db, lang, "candidates", "Shock"), run(db, lang, "candidates", "{R}"),
+            run(db, lang, "candidates", "none"),
+            run(db, lang, "candidates", "Shock", "--commander", "Krenko, Mob Boss"),
+            run(db, lang, "candidates", "Bonecrusher Giant"), run(db, lang, "candidates", "nope nope", code=1),
+            run(db, lang, "check", "Shock", "Foudre"), run(db, lang, "check", "Shock", "Grizzly Bears", code=1),
+            run(db, lang, "card", "feu // glace"), run(db, lang, "card", "Abundance"),
+            run(db, lang, "card", "Krenko, Mob Boss")]
+    return [line for text in out for line in text.splitlines()]
+
+
+def _fragments(text: str) -> set[str]:
+    """The words of a message between its placeholders, as a reader sees them."""
+    out = set()
+    for literal, *_ in string.Formatter().parse(CODE.sub("", text)):
+        for part in re.split(r"[:;,.()\[\]«»—?]", literal):
+            part = part.strip(" '\"`-")
+            if re.search(r"[^\W\d_]{3,}", part):
+                out.add(part)
+    return out
+
+
+def _catalogue():
+    with open(TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po", "rb") as fh:
+        return read_po(fh)
+
+
+def english_words() -> set[str]:
+    """The literal words of every message's English, but those French says alike (Pentaland, Mental Magic)."""
+    english = {f for words in WORDS.values() for text in (words if isinstance(words, tuple) else (words,))
+               for f in _fragments(text)}
+    return english - french_words(every=True)
+
+
+def french_words(every: bool = False) -> set[str]:
+    """The literal words of the French of the CLI's own messages (``cli.*``), or of every message."""
+    wanted = {w for code, words in WORDS.items() if every or code.startswith("cli.")
+              for w in (words if isinstance(words, tuple) else (words,))}
+    wanted |= {text for _, text in ELIDED.values()}
+    out = set()
+    for m in _catalogue():
+        if m.id and (m.id[0] if isinstance(m.id, tuple) else m.id) in wanted:
+            for text in m.string if isinstance(m.string, tuple) else (m.string,):
+                out |= _fragments(text)
+    if every:
+        return out
+    english = "\n".join(w for words in WORDS.values() for w in (words if isinstance(words, tuple) else (words,)))
+    return {f for f in out if not re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", english)}  # "deck", "Pentaland"
+
+
+def _data_words(pool) -> re.Pattern:
+    """The card data's own words: every card and face name, a type line marked (en), the formats'
+    names and a card's layout."""
+    names = {x.name for card in pool.cards for x in (card, *card.faces)}
+    names |= {x.french_name for card in pool.cards for x in (card, *card.faces) if x.french_name}
+    formats = {f for card in pool.cards for f in card.legalities} | {"mental-magic", "magic-ville"}
+    alternatives = sorted(names | formats, key=len, reverse=True)
+    return re.compile(r"— [^—\n]*\(en\)$|\[\w+\]$|" + "|".join(re.escape(a) for a in alternatives), re.M)
+
+
+def shown(words: set[str], lines: list[str], data: re.Pattern) -> list[tuple[str, str]]:
+    found = []
+    for line in lines:
+        if line.startswith("Usage: "):  # click's usage line: the command's help, not a sentence
+            continue
+        text = CODE.sub("", data.sub("", line))
+        for w in words:
+            if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text):
+                found.append((w, line))
+    return found
+
+
+@pytest.fixture
+def dbs(tmp_path, mini_card_db_path, mini_db_finder, monkeypatch):
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(mini_card_db_path.parent / "AtomicCards.json"))
+    support.cli_over_session_pool(monkeypatch, mini_db_finder.pool, mini_db_finder)
+    for lang in ("fr", "en"):
+        (tmp_path / lang).mkdir()
+    return {lang: support.fresh_games_db(mini_card_db_path, tmp_path / lang / "cli.sqlite") for lang in ("fr", "en")}
+
+
+def test_a_french_judge_reads_no_english_sentence_and_an_english_one_no_french(dbs, tmp_path, mini_db_finder):
+    data = _data_words(mini_db_finder.pool)
+    french = session(dbs["fr"], "fr", tmp_path / "fr")
+    english = session(dbs["en"], "en", tmp_path / "en")
+    assert len(french) == len(english) > 100  # the same lines, each in its language
+    assert "\n".join(f"{w!r} in {line!r}" for w, line in shown(english_words(), french, data)) == ""
+    assert "\n".join(f"{w!r} in {line!r}" for w, line in shown(french_words(), english, data)) == ""
+    for line in ("main d’Ana (1)", "8 cartes sur 5 lignes", "PARTIE TERMINÉE", "nommée Foudre",
+                 "Erreur : pas de partie 'nope'", "refusé (704.2) : Foudre est déjà le nom"):
+        assert any(line in x for x in french), (line, french)
+    for line in ("hand of Ana (1)", "8 cards on 5 lines", "GAME OVER", "named Lightning Bolt",
+                 "Error: no game 'nope'", "refused (704.2): Lightning Bolt is already the name"):
+        assert any(line in x for x in english), (line, english)
+
+
+def test_the_check_sees_an_english_sentence_where_one_shows(mini_db_finder):
+    """The check itself can fail: an English line of the catalogue at a French table is found."""
+    data = _data_words(mini_db_finder.pool)
+    line = "  #3  Choc   named Foudre; Ana"
+    assert shown(english_words(), [line], data) == [("named", line)]
+    assert shown(english_words(), ["noms pris (704.2) : Foudre (#1, Ana)"], data) == []
+    assert shown(french_words(), ["names taken (704.2): main de Cara"], data)
