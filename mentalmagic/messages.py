@@ -344,7 +344,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cli.why.own_side": N_("705.4a couldn't apply: the names free when it went face down were taken since by its "
                            "player or a teammate, not by an opponent (D7)"),
     "cli.over_by_judge": N_("GAME OVER at event {seq}: the judge ended it; no winner"),
-    "cli.over_won": N_("GAME OVER at event {seq} ({rule}): {winners} won; read-only but for `game undo`"),
+    "cli.over_won": Nn_("GAME OVER at event {seq} ({rule}): {winners} won; read-only but for `game undo`",
+                        "GAME OVER at event {seq} ({rule}): {winners} won; read-only but for `game undo`"),
     "cli.nobody": N_("nobody"),
     "cli.could_be_taken": N_("{name} is taken (704.2): no card could be named so"),
     "cli.could_be": N_("{name} ({rule}): {cards}"),

@@ -155,10 +155,12 @@ def test_a_french_judge_reads_no_english_sentence_and_an_english_one_no_french(d
     assert "\n".join(f"{w!r} in {line!r}" for w, line in shown(english_words(), french, data)) == ""
     assert "\n".join(f"{w!r} in {line!r}" for w, line in shown(french_words(), english, data)) == ""
     for line in ("main d’Ana (1)", "8 cartes sur 5 lignes", "PARTIE TERMINÉE", "nommée Foudre",
-                 "Erreur : pas de partie 'nope'", "refusé (704.2) : Foudre est déjà le nom"):
+                 "Erreur : pas de partie 'nope'", "refusé (704.2) : Foudre est déjà le nom",
+                 ": Ana, Cara ont gagné ;", "position 1 depuis le dessus"):
         assert any(line in x for x in french), (line, french)
     for line in ("hand of Ana (1)", "8 cards on 5 lines", "GAME OVER", "named Lightning Bolt",
-                 "Error: no game 'nope'", "refused (704.2): Lightning Bolt is already the name"):
+                 "Error: no game 'nope'", "refused (704.2): Lightning Bolt is already the name",
+                 ": Ana, Cara won;", "1 from the top"):
         assert any(line in x for x in english), (line, english)
 
 

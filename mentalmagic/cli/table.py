@@ -111,7 +111,8 @@ def _ending(seat: Seat, view: dict) -> list[str]:
             out.append(str(say("cli.over_by_judge", seq=finished["seq"])))
         else:
             winners = [seat.who(p) for p in finished["winners"]] or say("cli.nobody")
-            out.append(str(say("cli.over_won", seq=finished["seq"], rule=finished["rule"], winners=winners)))
+            out.append(str(say("cli.over_won", seq=finished["seq"], rule=finished["rule"], winners=winners,
+                               n=len(finished["winners"]) or 1)))
     return out
 
 
