@@ -73,11 +73,12 @@ serve: serve-setup
 dev: serve-setup
 	$(BIN)/flask --app app run --debug --host $(HOST) --port $(PORT)
 
-# The tests run on every core (pytest-xdist), JOBS workers: `make test JOBS=1` runs them in one process.
+# The tests run on every core (pytest-xdist), JOBS workers, a module's tests on one of them (its
+# app, server or browser built once): `make test JOBS=0` runs them in this process.
 JOBS    ?= auto
 # The core tier: the tests with none of the markers of pyproject.toml (docs/development.md, "Tests").
 CORE    := not snapshot and not browser and not processes and not fuzz
-PYTEST  := $(BIN)/python -m pytest -q -n $(JOBS)
+PYTEST  := $(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile
 
 # The whole suite: the core tier and the marked tests (the full card snapshot, Chromium, server processes, fuzzing).
 # Python keeps its bytecode for the workers and the servers the tests start, whatever the caller's environment.

@@ -10,10 +10,13 @@ file. Every test that uses the snapshot, through any fixture, is marked
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
+import hashlib
 import json
 import os
+import shutil
 import sys
 import types
 from pathlib import Path
@@ -54,7 +57,7 @@ from mentalmagic.carddata import EMBEDDED_PATH, source_from_env  # noqa: E402
 from mentalmagic.index import CandidateFinder  # noqa: E402
 from mentalmagic.messages import use_translations  # noqa: E402
 from mentalmagic.storage import connect  # noqa: E402
-from mentalmagic.storage.carddb import build_cards, read_finder, read_pool  # noqa: E402
+from mentalmagic.storage.carddb import build_cards, pool_cache_path, read_finder, read_pool  # noqa: E402
 
 # The suite creates many games from one address: no rate limit and no access log unless a test
 # asks for them (tests/test_limits.py passes its own SETTINGS). Set before any app is built.
@@ -142,16 +145,51 @@ def _built_once(tmp_path_factory, name: str, build) -> Path:
     return path
 
 
+ROOT = Path(__file__).resolve().parents[1]
+KEPT_CARDS = ROOT / ".pytest_cache" / "snapshot-cards"  # ignored by git; `make clean` removes it
+
+
+def _snapshot_key(snapshot_path: Path) -> str:
+    """What the imported snapshot depends on: the card file (by path, size and time), every file of
+    the package and of cards/ (the importer, the schema, the ban list), Python, SQLite, sqlite-utils."""
+    import sqlite3
+    from importlib.metadata import version
+
+    stat = snapshot_path.stat()
+    key = hashlib.sha256(f"{snapshot_path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{sys.version}|"
+                         f"{sqlite3.sqlite_version}|{version('sqlite-utils')}".encode())
+    for folder in (ROOT / "mentalmagic", ROOT / "cards"):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".xz":
+                key.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return key.hexdigest()[:32]
+
+
 @pytest.fixture(scope="session")
 def card_db_path(tmp_path_factory, snapshot_path) -> Path:
     """A real SQLite card database built from the full snapshot, once per run, and its pool cache
-    beside it (``read_finder``), written before any worker reads it. The tests only read it."""
+    beside it (``read_finder``), written before any worker reads it. The tests only read it.
+
+    The built pair is kept between runs in .pytest_cache, under a key of all it was built from, and
+    copied into the run's folder: a run after a change of the code or the card file builds it anew."""
 
     def build(path):
+        kept = KEPT_CARDS / _snapshot_key(snapshot_path)
+        if (kept / "done").exists():
+            with contextlib.suppress(OSError):  # gone meanwhile (another run's newer build): build it here
+                shutil.copyfile(kept / path.name, path)
+                shutil.copyfile(pool_cache_path(kept / path.name), pool_cache_path(path))
+                return
         db = connect(path)
         build_cards(db, source_from_env(str(snapshot_path)))
         db.conn.close()
         read_finder(path)
+        with contextlib.suppress(OSError):  # a read-only checkout keeps nothing: the next run builds it again
+            shutil.rmtree(KEPT_CARDS, ignore_errors=True)  # only the latest is kept
+            kept.mkdir(parents=True)
+            shutil.copyfile(path, kept / path.name)
+            shutil.copyfile(pool_cache_path(path), pool_cache_path(kept / path.name))
+            (kept / "done").touch()
 
     return _built_once(tmp_path_factory, "cards", build)
 

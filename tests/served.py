@@ -8,6 +8,7 @@ import contextlib
 import http.client
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -21,7 +22,20 @@ START_LIMIT = 90  # seconds: a bound on a stuck server, never a timing assertion
 
 
 def free_port() -> int:
-    with socket.socket() as s:
+    """A free loopback port for a server to listen on, below the kernel's range of ephemeral ports:
+    a port from that range, free when asked, may be given to a client socket of a test running at
+    the same time (another xdist worker, another run on the machine: 3,500 at once in test_fairness)
+    before the server has bound it. Picked at random and checked free by binding it."""
+    ephemeral = 32768  # Linux's default start of the range
+    with contextlib.suppress(OSError, ValueError):
+        ephemeral = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    pick = random.SystemRandom()
+    for _ in range(100) if ephemeral > 11000 else ():
+        with socket.socket() as s, contextlib.suppress(OSError):
+            port = pick.randrange(10000, ephemeral)
+            s.bind(("127.0.0.1", port))
+            return port
+    with socket.socket() as s:  # a range that leaves no room below it: the kernel's choice
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 

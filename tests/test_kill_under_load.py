@@ -28,6 +28,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from served import free_port
 from support import fresh_games_db, time_limit
 
 from mentalmagic.game import GameSetup, replay
@@ -43,12 +44,6 @@ KILL_AFTER = 40  # acknowledged actions before the SIGKILL
 PER_BOT = 60  # no bot sends more than this: the load is bounded even if the kill never came
 # Cards whose costs they share with many others, so the bots' names collide (704.2).
 PRINTED = ["Shock", "Savannah Lions", "Grizzly Bears", "Giant Growth", "Llanowar Elves", "Lightning Bolt"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from served import call
+from served import call, free_port
 from test_importers import TINY, write
 
 from mentalmagic.runtime import load_frozen
@@ -26,12 +26,6 @@ from mentalmagic.web import serving
 
 MENTALMAGIC = Path(sys.executable).with_name("mentalmagic")
 START_LIMIT = 90  # seconds: a bound on a stuck server, never a timing assertion
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(port: int, path: str) -> tuple[int, dict]:
