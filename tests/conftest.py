@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import hashlib
 import json
 import os
@@ -89,12 +88,6 @@ def _imports_playwright(module) -> bool:
         if name.split(".")[0] == "playwright":
             return True
     return False
-
-
-def pytest_collection_finish(session):
-    # What importing the suite built lives to the end of the run: the collector (each collection, and
-    # pytest's own at the end of the run) need not walk it again.
-    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
