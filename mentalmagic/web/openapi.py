@@ -11,7 +11,7 @@ from flask import Blueprint, jsonify
 
 from .. import __version__
 from ..runtime import inputs
-from . import schemas
+from . import idempotency, schemas
 from .fields import ManaCostField
 
 bp = Blueprint("openapi", __name__, url_prefix="/api/v1")
@@ -29,7 +29,8 @@ DEGRADED = {"/health": ("503", "degraded: the card tables, the database or the c
 # What an answer about a game may be when the disk failed to make a write durable (storage/durable.py).
 STORAGE_FAILED = ("/games", "/candidates", "/check", "/decks")
 IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
-                   "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+                   "schema": {"type": "string", "minLength": 1, "maxLength": idempotency.LONGEST,
+                              "pattern": idempotency.PATTERN},
                    "description": "a retry with the same key (same route, caller and body) within a day gets the "
                                   "first answer (header `Idempotent-Replayed: true`) and writes nothing; the same "
                                   "key with another body: 422 `idempotency_key_reused`"}
