@@ -128,12 +128,14 @@ def _data_words(pool) -> re.Pattern:
 
 def shown(words: set[str], lines: list[str], data: re.Pattern) -> list[tuple[str, str]]:
     found = []
+    # compiled once: thousands of words overflow re's cache, which then compiled each one for every line
+    patterns = [(w, re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")) for w in words]
     for line in lines:
         if line.startswith("Usage: "):  # click's usage line: the command's help, not a sentence
             continue
         text = CODE.sub("", data.sub("", line))
-        for w in words:
-            if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text):
+        for w, pattern in patterns:
+            if pattern.search(text):
                 found.append((w, line))
     return found
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -36,6 +37,8 @@ from mentalmagic.handles import sees, viewer
 from mentalmagic.permissions import Caller
 from mentalmagic.views import game_view
 from mentalmagic.zones import BATTLEFIELD, HAND, HIDDEN_ZONES, STACK
+
+pytestmark = pytest.mark.fuzz
 
 SETUP = replace(PLAIN_SETUP, secret="a game's own secret", options={"rules": "magering"})
 PLAYERS = [p.id for p in SETUP.players]
