@@ -1,6 +1,7 @@
 /* Asking once before an action that ends a player's game or cuts a player off (issue 20): a modal
  * <dialog> (focus kept inside, Escape cancels), its sentences read as its description. */
 import { $, el } from "./dom.js";
+import { keyOf } from "./keep.js";
 
 /** Show ``title`` and ``lines``; resolves true when the judge goes ahead, false otherwise. */
 export function confirmFirst(title, lines, yes) {
@@ -9,13 +10,15 @@ export function confirmFirst(title, lines, yes) {
   $("confirm-body").replaceChildren(...lines.map((line) => el("p", { text: line })));
   $("confirm-yes").textContent = yes;
   const back = document.activeElement;
+  const backKey = keyOf(back); // a redraw while the dialog is open may have drawn that control anew
   return new Promise((resolve) => {
     const done = (answer) => {
       $("confirm-yes").removeEventListener("click", onYes);
       $("confirm-no").removeEventListener("click", onNo);
       dialog.removeEventListener("close", onClose);
       if (dialog.open) dialog.close();
-      if (back && back.isConnected) back.focus();
+      const to = back && back.isConnected ? back : backKey && document.querySelector(backKey);
+      if (to) to.focus();
       resolve(answer);
     };
     const onYes = () => done(true);

@@ -8,6 +8,7 @@ import { call, savedGames } from "./call.js";
 import { cardView } from "./cardview.js";
 import { Combobox } from "./combobox.js";
 import { confirmFirst } from "./confirm.js";
+import { keeping } from "./keep.js";
 import { download, gameText } from "./export.js";
 import { consequences, describe as describeEvent, endWords, lossOf, lossWords } from "./gamelog.js";
 import { CommandError, completions, query, withSeat } from "./commandline.js";
@@ -200,7 +201,12 @@ async function showSeries(g) {
   }
 }
 
+/** The game drawn anew, what the judge is typing, the focus and the caret kept (keep.js). */
 function render() {
+  keeping(draw);
+}
+
+function draw() {
   const g = S.game;
   $("seat").replaceChildren(isJudge() ? t("game.seat_judge", { id: g.id })
     : t("game.seat_player", { name: playerName(g.you), id: g.id }));
@@ -325,14 +331,15 @@ function damageForm(g, p) {
   const amount = el("input", { type: "number", id: `damage-n-${p.id}`, class: "damage-n", min: 1, max: 1000,
     value: 1, inputmode: "numeric" });
   const b = el("button", { type: "submit", class: "small", text: t("damage.record") });
-  const form = el("form", { class: "damage-form", "aria-label": t("damage.for", { name: p.name }) },
+  const form = el("form", { id: `damage-${p.id}`, class: "damage-form", "aria-label": t("damage.for", { name: p.name }) },
     el("label", { for: sel.id, text: t("damage.from") }), sel,
     el("label", { for: amount.id, text: t("damage.amount") }), amount, b);
-  form.addEventListener("submit", (ev) => {
+  form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const n = Number(amount.value);
-    send({ type: "commander_damage", player: p.id, commander: sel.value, amount: n },
-      t("damage.tried", { name: p.name, n, commander: cardWords(sel.value) }), cmdStatus);
+    // recorded: the redraw kept the amount typed, which is now done with (a refusal keeps it, to correct)
+    if (await send({ type: "commander_damage", player: p.id, commander: sel.value, amount: n },
+      t("damage.tried", { name: p.name, n, commander: cardWords(sel.value) }), cmdStatus) && $(form.id)) $(form.id).reset();
   });
   return form;
 }
@@ -362,7 +369,7 @@ function renderLinks() {
         g.players = (g.players || []).filter((q) => q.id !== p.id).concat([{ id: p.id, name: p.name, token: body.token }]);
         all[GAME] = g;
         localStorage.setItem("mentalmagic.games", JSON.stringify(all));
-        renderLinks();
+        keeping(renderLinks);
         gameStatus.show(t("links.reissued", { name: p.name }));
       } catch (e) {
         gameStatus.error(e);
