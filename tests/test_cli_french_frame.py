@@ -31,13 +31,17 @@ LIST = "4 Shock\nFire // Ice\nSavannah Lions\nGoblin Taskmaster\nBonecrusher Gia
 LINES = ("ana draw 2", "ana cast 1 as Lightning Bolt", "ben draw 1", "ben cast 3 as Chain Lightning", "cara draw 4",
          "cara cast 7 face-down via morph", "cara reveal 4", "cara pentaland 6", "ana shuffle at 2",
          "cara discard 5 as Incinerate")
-# a command typed, in any language: `game undo`, or the one whose help to read ('main game use --help')
-CODE = re.compile(r"`[^`]*`|[«'][^«»'\n]*--help[^«»'\n]*[»']")
+# a command typed, in any language: `game undo`, the one whose help to read ('main game use --help'), or
+# a usage line's command (mentalmagic game draw [OPTIONS] ...)
+CODE = re.compile(r"`[^`]*`|[«'][^«»'\n]*--help[^«»'\n]*[»']|\bmentalmagic(?: [a-z][\w-]*)*")
+# click's usage errors: an unknown option, command and choice, an argument missing, one too many, a bad number
+CLICK_ERRORS = (("game", "new", "Ana", "--bogus"), ("nope",), ("candidates", "Shock", "--format", "xx"),
+                ("candidates",), ("check", "Shock", "Foudre", "Choc"), ("game", "draw", "ana", "two"))
 REFUSED = {"cara cast 4 as Lightning Bolt": 1, "cara up 7 as Shock": 1, "dan draw 1": 2}  # 704.2, 705.4, no player
 
 
 def run(db, lang: str, *args, code: int = 0) -> str:
-    result = CliRunner().invoke(main, ["--db", str(db), "--lang", lang, *map(str, args)])
+    result = CliRunner().invoke(main, ["--db", str(db), "--lang", lang, *map(str, args)], prog_name="mentalmagic")
     assert result.exit_code == code, (args, result.output)
     return result.stdout + result.stderr
 
@@ -74,6 +78,7 @@ def session(db, lang: str, tmp_path) -> list[str]:
             run(db, lang, "check", "Shock", "Foudre"), run(db, lang, "check", "Shock", "Grizzly Bears", code=1),
             run(db, lang, "card", "feu // glace"), run(db, lang, "card", "Abundance"),
             run(db, lang, "card", "Krenko, Mob Boss")]
+    out += [run(db, lang, *args, code=2) for args in CLICK_ERRORS]  # click's own words, worded from the catalogue
     return [line for text in out for line in text.splitlines()]
 
 
@@ -131,8 +136,6 @@ def shown(words: set[str], lines: list[str], data: re.Pattern) -> list[tuple[str
     # compiled once: thousands of words overflow re's cache, which then compiled each one for every line
     patterns = [(w, re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")) for w in words]
     for line in lines:
-        if line.startswith("Usage: "):  # click's usage line: the command's help, not a sentence
-            continue
         text = CODE.sub("", data.sub("", line))
         for w, pattern in patterns:
             if pattern.search(text):
@@ -158,11 +161,17 @@ def test_a_french_judge_reads_no_english_sentence_and_an_english_one_no_french(d
     assert "\n".join(f"{w!r} in {line!r}" for w, line in shown(french_words(), english, data)) == ""
     for line in ("main d’Ana (1)", "8 cartes sur 5 lignes", "PARTIE TERMINÉE", "nommée Foudre",
                  "Erreur : pas de partie 'nope'", "refusé (704.2) : Foudre est déjà le nom",
-                 ": Ana, Cara ont gagné ;", "position 1 depuis le dessus"):
+                 ": Ana, Cara ont gagné ;", "position 1 depuis le dessus",
+                 "Utilisation : mentalmagic game new [OPTIONS] JOUEURS...", "Erreur : Pas d’option '--bogus'.",
+                 "Essayez « mentalmagic candidates --help » pour l’aide.", "Erreur : Argument manquant 'IMPRIMÉE'.",
+                 "Erreur : Pas de commande 'nope'.", "Argument en trop (Choc)",
+                 "Valeur invalide pour '--format' : 'xx' n’est pas l’un de 'vintage',",
+                 "Valeur invalide pour '[NOMBRE]' : 'two' n’est pas un nombre valide"):
         assert any(line in x for x in french), (line, french)
     for line in ("hand of Ana (1)", "8 cards on 5 lines", "GAME OVER", "named Lightning Bolt",
                  "Error: no game 'nope'", "refused (704.2): Lightning Bolt is already the name",
-                 ": Ana, Cara won;", "1 from the top"):
+                 ": Ana, Cara won;", "1 from the top", "Usage: mentalmagic game new [OPTIONS] PLAYERS...",
+                 "Error: Missing argument 'PRINTED'.", "Invalid value for '[COUNT]': 'two' is not a valid integer"):
         assert any(line in x for x in english), (line, english)
 
 
@@ -173,3 +182,19 @@ def test_the_check_sees_an_english_sentence_where_one_shows(mini_db_finder):
     assert shown(english_words(), [line], data) == [("named", line)]
     assert shown(english_words(), ["noms pris (704.2) : Foudre (#1, Ana)"], data) == []
     assert shown(french_words(), ["names taken (704.2): main de Cara"], data)
+    assert {w for w, _ in shown(english_words(), ["Usage: mentalmagic game draw [OPTIONS] PLAYER"], data)} == {
+        "Usage", "PLAYER"}  # click's words and a placeholder, not the command typed
+
+
+def test_the_root_words_its_own_help_and_errors_in_the_language_asked_before_reading_them():
+    """--lang (or MENTALMAGIC_LANG) holds before the root reads its own options: its --help and its
+    usage errors come before its callback; the next run in English reads English again."""
+    french = CliRunner(env={"MENTALMAGIC_LANG": "fr"}).invoke(main, ["--bogus"], prog_name="mentalmagic")
+    assert french.exit_code == 2
+    assert french.stderr.startswith("Utilisation : mentalmagic [OPTIONS] COMMANDE [ARGS]...\n")
+    assert "Erreur : Pas d’option '--bogus'." in french.stderr
+    helped = CliRunner().invoke(main, ["--lang", "fr", "--help"], prog_name="mentalmagic").stdout
+    assert "\nCommandes :\n" in helped and "--help          Affiche cette aide et s’arrête." in helped
+    english = CliRunner(env={"MENTALMAGIC_LANG": None}).invoke(main, ["--bogus"], prog_name="mentalmagic")
+    assert "Usage: mentalmagic [OPTIONS] COMMAND [ARGS]...\n" in english.stderr
+    assert "Error: No such option '--bogus'." in english.stderr

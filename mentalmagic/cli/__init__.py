@@ -11,10 +11,10 @@ from pathlib import Path
 
 import click
 
-from ..catalogue import translations
-from ..messages import ENGLISH, LANGUAGES, use_translations
+from ..messages import ENGLISH, LANGUAGES
 from ..runtime import default_db_path
 from .group import Group
+from .words import speak
 
 # Each command and the module that holds it (its COMMANDS), imported when the command runs.
 COMMAND_MODULES = {
@@ -39,5 +39,5 @@ def main(ctx, db, verbose, lang):
     ctx.obj["db"] = db or default_db_path()
     ctx.obj["verbose"] = verbose
     ctx.obj["lang"] = lang
-    use_translations(translations(lang))
+    speak(lang)
 
