@@ -1,12 +1,17 @@
 """The game page while other clients act, in real headless Chromium over real HTTP: a bot's action
 redraws the page on its next poll and the new state shows, while what the judge is typing, the focus
-and the caret stay where they were (issue 22). One browser context for the module; its ``lang``
-cookie picks each test's language."""
+and the caret stay where they were, an open dialog too (issue 22). And the dialog that asks before a
+player leaves names the leaver's face-down cards (D12, issue 21): a field a card with the page's
+name completion, a name the card can't take refused with its rule and nothing recorded, in English
+by the Leave button and in French from the command line, by the keyboard alone. One browser context
+for the module; its ``lang`` cookie picks each test's language."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from browser import Guarded, api, new_game
+from browser import Guarded, api, axe_violations, command, new_game
 from playwright import sync_api
 
 expect = sync_api.expect
@@ -76,5 +81,101 @@ def test_a_redraw_keeps_the_judges_typing_focus_and_caret(guarded, base_url):
     expect(line).to_be_focused()
     assert line.evaluate(CARET) == [1, 1]
     expect(amount).to_have_value("21")
+    pg.close()
+    guarded.check()
+
+
+def leaver_game(base_url: str) -> tuple[dict, str]:
+    """Ana has played her Lightning Bolt face down: leaving, it is turned up and named as a {R} morph
+    (Goblin Taskmaster or Warbreak Trumpeter; 705.4, D13(d))."""
+    game = new_game(base_url, ["Lightning Bolt", "Shock", "Savannah Lions"])
+    for line in ("ana draw 1", "ana play 1 via morph"):
+        event = api(base_url, "POST", f"/games/{game['id']}/line", game["judge_token"], {"line": line})["event"]
+    return game, event["data"]["card"]
+
+
+def recorded(base_url: str, game: dict) -> list[dict]:
+    return api(base_url, "GET", f"/games/{game['id']}/events", game["judge_token"])["events"]
+
+
+def named_as(base_url: str, game: dict, card: str):
+    cards = api(base_url, "GET", f"/games/{game['id']}", game["judge_token"])["cards"]
+    return next((c["zone"], c["named_as"]) for c in cards if c["id"] == card)
+
+
+def test_the_leave_button_asks_the_names_of_the_leavers_face_down_cards_in_its_dialog(guarded, base_url):
+    game, morph = leaver_game(base_url)
+    pg = open_game(guarded, game)
+    pg.get_by_role("button", name="Ana leaves the game (D9)").click()
+    dialog = pg.get_by_role("dialog", name="Ana leaves the game (D9)")
+    field = dialog.get_by_role("combobox", name="Name of card #1 Lightning Bolt")
+    expect(field).to_be_focused()
+    expect(dialog).to_contain_text("each is turned face up and named as it goes")
+    assert axe_violations(pg) == []
+    # a name half typed in the dialog outlives another client's action: open, as it was, its caret kept
+    field.press_sequentially("Sho")
+    field.press("ArrowLeft")
+    another_client(pg, base_url, game, "ben draw 1")
+    expect(dialog).to_be_visible()
+    expect(field).to_be_focused()
+    expect(field).to_have_value("Sho")
+    assert field.evaluate(CARET) == [2, 2]
+    before = recorded(base_url, game)
+    # a name the card can't take (no morph: 705.4, D13(d)): refused with its rule, nothing recorded
+    field.press("End")
+    field.press_sequentially("ck")
+    dialog.get_by_role("option", name=re.compile("^Shock")).click()  # a candidate of its cost, not of a morph
+    dialog.get_by_role("button", name="Check the names").click()
+    refusal = dialog.get_by_role("status")
+    expect(refusal).to_contain_text("Refused; nothing changed.")
+    expect(refusal).to_contain_text("Shock has no morph")
+    expect(refusal.locator("abbr.rule")).to_have_text("rule 705.4")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    assert recorded(base_url, game) == before
+    # one the completion offers, checked: what follows shows, and the judge records it
+    field.fill("Gob")
+    dialog.get_by_role("option", name=re.compile("^Goblin Taskmaster")).click()
+    expect(field).to_have_value("Goblin Taskmaster")
+    dialog.get_by_role("button", name="Check the names").click()
+    expect(dialog).to_contain_text("Ben wins")
+    assert recorded(base_url, game) == before
+    dialog.get_by_role("button", name="Yes, record it").click()
+    expect(dialog).to_be_hidden()
+    expect(pg.locator("#log li").first).to_contain_text("Ana leaves the game")
+    assert named_as(base_url, game, morph) == ("removed", "Goblin Taskmaster")
+    pg.close()
+    guarded.check()
+
+
+def test_the_command_line_asks_the_same_names_in_french_by_the_keyboard(guarded, base_url):
+    game, morph = leaver_game(base_url)
+    pg = open_game(guarded, game, "fr")
+    command(pg, "ana quitte")
+    dialog = pg.get_by_role("dialog", name="ana quitte")
+    field = dialog.get_by_role("combobox", name="Nom de la carte #1 Foudre")
+    expect(field).to_be_focused()
+    before = recorded(base_url, game)
+    pg.keyboard.type("Choc")
+    pg.keyboard.press("Enter")  # Enter checks the names, as the button does
+    refusal = dialog.get_by_role("status")
+    expect(refusal).to_contain_text("Refusé ; rien n’a changé.")
+    expect(refusal).to_contain_text("Choc : pas de morph")
+    expect(refusal.locator("abbr.rule")).to_have_text("règle 705.4")
+    expect(field).to_be_focused()
+    assert recorded(base_url, game) == before
+    pg.keyboard.press("Control+A")
+    pg.keyboard.type("surv")
+    expect(dialog.get_by_role("option", name=re.compile("^Surveillant gobelin"))).to_be_visible()
+    pg.keyboard.press("ArrowDown")
+    pg.keyboard.press("Enter")
+    expect(field).to_have_value("Surveillant gobelin")
+    pg.keyboard.press("Enter")
+    expect(dialog).to_contain_text("Ben gagne")
+    expect(dialog.get_by_role("button", name="Oui, l’enregistrer")).to_be_focused()
+    pg.keyboard.press("Enter")
+    expect(dialog).to_be_hidden()
+    expect(pg.locator("#log li").first).to_contain_text("Ana quitte la partie")
+    expect(pg.locator("#command-input")).to_have_value("")
+    assert named_as(base_url, game, morph) == ("removed", "Goblin Taskmaster")
     pg.close()
     guarded.check()

@@ -223,6 +223,12 @@ def console_strings(_plural) -> dict[str, str]:
         "confirm.reissue": _("{name}'s current link stops working at once; the new link appears here."),
         "confirm.reissue_undo": _("This can't be undone: the old link never works again."),
         "confirm.yes_reissue": _("Yes, issue a new token"),
+        # D12: the face-down cards of a player who leaves or loses, named in the dialog (static/js/leaving.js)
+        "leaving.intro": _("Face-down cards leave the game with their player: each is turned face up and named as "
+                           "it goes. Name them here; nothing is recorded before you say yes."),
+        "leaving.name_of": _("Name of card {card}"),
+        "leaving.check": _("Check the names"),
+        "leaving.accepted": _("These names are allowed. Read what follows, then record it or cancel."),
         "damage.for": _("Commander damage dealt to {name}"),
         "damage.from": _("Commander damage from"),
         "damage.amount": _("Amount"),

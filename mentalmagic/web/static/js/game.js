@@ -9,6 +9,7 @@ import { cardView } from "./cardview.js";
 import { Combobox } from "./combobox.js";
 import { confirmFirst } from "./confirm.js";
 import { keeping } from "./keep.js";
+import { leavingNames, namesAsked } from "./leaving.js";
 import { download, gameText } from "./export.js";
 import { consequences, describe as describeEvent, endWords, lossOf, lossWords } from "./gamelog.js";
 import { CommandError, completions, query, withSeat } from "./commandline.js";
@@ -585,14 +586,23 @@ function candidateOption(k) {
   k.outside ? el("span", { class: "mark mark-taken", text: t("name.outside") }) : null];
 }
 
-const nameBox = new Combobox($("name-input"), $("name-listbox"), {
-  fetch: async (q) => matchCandidates((await candidates(S.selected)) || [], q),
+/** A card's names to choose from as the card menu offers them: its candidates, a taken one shown but
+ * not chosen (704.2; 705.4a opens some only as a face-down card turns up), nor one outside the namer's
+ * colour identity (903.5c). */
+const nameChoices = {
+  fetch: async (cardId, q) => matchCandidates((await candidates(cardId)) || [], q),
   render: candidateOption,
-  onChoose: (k) => { $("name-input").value = k.name; },
-  // a taken name can't be given again (704.2); 705.4a opens some only as a face-down card turns up
   disabled: (k) => k.taken || k.outside,
-  onDisabled: (k) => cardStatus.show(k.outside ? t("name.outside_why", { name: localName(k) })
-    : t("name.taken_why", { name: localName(k), who: playerName(k.takenBy) }), "error"),
+  onDisabled: (k) => (k.outside ? t("name.outside_why", { name: localName(k) })
+    : t("name.taken_why", { name: localName(k), who: playerName(k.takenBy) })),
+  chosen: (k) => localName(k), // a French name on a French page: the server reads either
+};
+
+const nameBox = new Combobox($("name-input"), $("name-listbox"), {
+  ...nameChoices,
+  fetch: (q) => nameChoices.fetch(S.selected, q),
+  onChoose: (k) => { $("name-input").value = k.name; },
+  onDisabled: (k) => cardStatus.show(nameChoices.onDisabled(k), "error"),
   onEnter: () => {},
   onError: (e) => cardStatus.error(e),
 });
@@ -603,8 +613,10 @@ void nameBox;
 async function send(action, tried, status) {
   status.show(t("game.sending"), "busy");
   try {
-    if (mayEndAGame(action) && !(await askFirst(await api("POST", "/actions?dry_run=1", action), tried, status))) return false;
-    const { body } = await api("POST", "/actions", action);
+    const names = mayEndAGame(action)
+      ? await askFirst((n) => api("POST", "/actions?dry_run=1", withNames(action, n)), tried, status) : {};
+    if (!names) return false;
+    const { body } = await api("POST", "/actions", withNames(action, names));
     await poll(true);
     done(status, body.event);
     return true;
@@ -621,14 +633,33 @@ function mayEndAGame(a) {
   return a.type === "move" && !!c && c.face_down && !c.pentaland;
 }
 
-/** A preview's consequences in words, asked once; true to go ahead (and at once when there are none). */
-async function askFirst({ body }, tried, status) {
-  const lines = consequences(body, logCtx);
-  if (!lines.length) return true;
-  const yes = await confirmFirst(tried, lines, t("confirm.yes"));
+/** A preview's consequences in words, asked once. ``preview(names)`` is the action's dry run with
+ * ``names`` ({card: name}) for the face-down cards of a player who leaves or loses (D12), which the
+ * dialog asks for when the preview does (leaving.js). The names to go ahead with ({} when none were
+ * asked, and at once when nothing follows), or null when the judge said no. */
+async function askFirst(preview, tried, status) {
+  let body = null;
+  let asked = null;
+  try {
+    ({ body } = await preview({}));
+  } catch (e) {
+    asked = namesAsked(e);
+    if (!asked) throw e;
+  }
+  const part = asked && leavingNames(asked, { preview, said: (b) => consequences(b, logCtx), choices: nameChoices,
+    label: (id) => t("leaving.name_of", { card: [ref(id), printedLabel(cardById(id) || {})].filter(Boolean).join(" ") }) });
+  const lines = part ? part.lines : consequences(body, logCtx);
+  if (!lines.length) return {};
+  const yes = await confirmFirst(tried, lines, part ? part.yes : t("confirm.yes"), part);
   if (!yes) status.show(t("confirm.cancelled"));
-  return yes;
+  return !yes ? null : part ? part.names() : {};
 }
+
+/** ``action`` with the names given to a leaver's face-down cards (D12), when any were asked. */
+const withNames = (action, names) => (Object.keys(names).length ? { ...action, names: { ...action.names, ...names } } : action);
+
+/** ``line`` with the names given to a leaver's face-down cards: its `naming C as NAME` clauses (D12). */
+const withNaming = (line, names) => [line, ...Object.entries(names).map(([id, name]) => `naming ${ref(id)} as ${name}`)].join(" ");
 
 /** What was done; after a loss or the end, the undo is offered right there. */
 function done(status, event) {
@@ -710,8 +741,9 @@ async function runCommand() {
 async function sendLine(line) {
   cmdStatus.show(t("game.sending"), "busy");
   try {
-    if (!(await askFirst(await api("POST", "/line?dry_run=1", { line }), line, cmdStatus))) return null;
-    const { body } = await api("POST", "/line", { line });
+    const names = await askFirst((n) => api("POST", "/line?dry_run=1", { line: withNaming(line, n) }), line, cmdStatus);
+    if (!names) return null;
+    const { body } = await api("POST", "/line", { line: withNaming(line, names) });
     await poll(true);
     if (body.undone) cmdStatus.show(t("undone", { what: describe(body.undone), seq: body.undone.seq }));
     else done(cmdStatus, body.event);
