@@ -476,10 +476,27 @@ VERBS: tuple[str, ...] = tuple(_VERBS)
 NOT_IN_GRAMMAR = frozenset({"search"})
 
 
-def help_text() -> str:
-    """The grammar as text, one usage a line with its example (`game do --help`, `help`)."""
-    width = max(len(usage) for usage, _, _ in HELP)
-    return "\n".join(f"{usage:<{width}}  {example}" for usage, example, _ in HELP)
+def help_text(french: Mapping[str, str] | None = None) -> str:
+    """The grammar as text, one usage a line with its example (`game do --help`, `help`). In French
+    (``french``: the edge's words for the slots, P and NAME), with the verbs and words a French
+    page offers, which the grammar reads (VERB_SHOWN, WORD_SHOWN)."""
+    rows = [(usage, example) for usage, example, _ in HELP]
+    if french is not None:
+        rows = [(_in_french(usage, french), _in_french(example, french)) for usage, example in rows]
+    width = max(len(usage) for usage, _ in rows)
+    return "\n".join(f"{usage:<{width}}  {example}" for usage, example in rows)
+
+
+def _in_french(line: str, slots: Mapping[str, str]) -> str:
+    """A usage or an example of HELP with its French verb (the first word that is one, with its
+    alternatives: discard|exile|bounce) and words; a slot as ``slots`` says it; a name as it is."""
+    out, verb_seen = [], False
+    for token in line.split(" "):
+        words = WORD_SHOWN
+        if not verb_seen and any(w in VERB_SHOWN for w in re.findall(r"[a-z][\w-]*", token)):
+            words, verb_seen = VERB_SHOWN, True
+        out.append(re.sub(r"[A-Za-z][\w-]*", lambda m, words=words: slots.get(m[0], words.get(m[0], m[0])), token))
+    return " ".join(out)
 
 
 # -- what may come next (completion) -------------------------------------------------------------

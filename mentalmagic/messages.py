@@ -426,6 +426,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cli.metavar.line": N_("LINE"),
     "cli.metavar.name": N_("NAME"),
     "cli.metavar.printed": N_("PRINTED"),
+    "cli.grammar_player": N_("P"),  # the player in `game do`'s grammar lines (P draw [N])
     # words that join words
     "list.or": N_("{a} or {b}"),
     "list.and": N_("{a} and {b}"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import string
+from pathlib import Path
 
 import pytest
 import support
@@ -23,7 +24,11 @@ from click.testing import CliRunner
 
 from mentalmagic.catalogue import TRANSLATIONS
 from mentalmagic.cli import main
+from mentalmagic.cli.words import commands, help_texts
+from mentalmagic.grammar import VERB_SHOWN, WORD_SHOWN
 from mentalmagic.messages import ELIDED, WORDS
+
+HELP = help_texts()
 
 DECK = "4 Shock\nBonecrusher Giant\nBlack Lotus\nlions des savanes\nAbundance\nLightnig Bolt\n"
 # --no-shuffle: #1–#4 Shock, #5 Fire // Ice, #6 Savannah Lions, #7 Goblin Taskmaster (a {R} morph)...
@@ -31,9 +36,9 @@ LIST = "4 Shock\nFire // Ice\nSavannah Lions\nGoblin Taskmaster\nBonecrusher Gia
 LINES = ("ana draw 2", "ana cast 1 as Lightning Bolt", "ben draw 1", "ben cast 3 as Chain Lightning", "cara draw 4",
          "cara cast 7 face-down via morph", "cara reveal 4", "cara pentaland 6", "ana shuffle at 2",
          "cara discard 5 as Incinerate")
-# a command typed, in any language: `game undo`, the one whose help to read ('main game use --help'), or
-# a usage line's command (mentalmagic game draw [OPTIONS] ...)
-CODE = re.compile(r"`[^`]*`|[«'][^«»'\n]*--help[^«»'\n]*[»']|\bmentalmagic(?: [a-z][\w-]*)*")
+# a command typed, in any language: `game undo`, the one whose help to read ('main game use --help'),
+# a usage line's command (mentalmagic game draw [OPTIONS] ...), a path or a URL (GET /games/GAME/events)
+CODE = re.compile(r"`[^`]*`|[«'][^«»'\n]*--help[^«»'\n]*[»']|\bmentalmagic(?: [a-z][\w-]*)*|\S*/\S*")
 # click's usage errors: an unknown option, command and choice, an argument missing, one too many, a bad number
 CLICK_ERRORS = (("game", "new", "Ana", "--bogus"), ("nope",), ("candidates", "Shock", "--format", "xx"),
                 ("candidates",), ("check", "Shock", "Foudre", "Choc"), ("game", "draw", "ana", "two"))
@@ -57,6 +62,7 @@ def session(db, lang: str, tmp_path) -> list[str]:
     out.append(run(db, lang, "game", "new", "Ana:red", "Ben:blue", "Cara:red", "--list", game_list, "--no-shuffle"))
     game = re.search(r"^\S+ (\S+) ?:", out[-1]).group(1)
     out.append(run(db, lang, "game", "use", game))
+    out.append(run(db, lang, "game", "do", "help"))  # the grammar's lines, with their French verbs in French
     out += [run(db, lang, "game", "do", game, line) for line in LINES]
     out += [run(db, lang, "game", "do", game, line, code=code) for line, code in REFUSED.items()]
     out += [run(db, lang, "game", "face-up", "7", "--choices"),
@@ -83,11 +89,12 @@ def session(db, lang: str, tmp_path) -> list[str]:
 
 
 def _fragments(text: str) -> set[str]:
-    """The words of a message between its placeholders, as a reader sees them."""
+    """The words of a message between its placeholders, as a reader sees them (a help text's lines
+    joined: click wraps them its own way)."""
     out = set()
     for literal, *_ in string.Formatter().parse(CODE.sub("", text)):
         for part in re.split(r"[:;,.()\[\]«»—?]", literal):
-            part = part.strip(" '\"`-")
+            part = " ".join(part.split()).strip(" '\"`-")
             if re.search(r"[^\W\d_]{3,}", part):
                 out.add(part)
     return out
@@ -98,18 +105,23 @@ def _catalogue():
         return read_po(fh)
 
 
+def _english() -> list[str]:
+    """Every msgid the CLI may print: the messages' (both forms of a plural) and the help texts'."""
+    return [text for words in WORDS.values() for text in (words if isinstance(words, tuple) else (words,))] + HELP
+
+
 def english_words() -> set[str]:
-    """The literal words of every message's English, but those French says alike (Pentaland, Mental Magic)."""
-    english = {f for words in WORDS.values() for text in (words if isinstance(words, tuple) else (words,))
-               for f in _fragments(text)}
-    return english - french_words(every=True)
+    """The literal words of every message's English and every help text, but those French says alike
+    (Pentaland, Mental Magic)."""
+    return {f for text in _english() for f in _fragments(text)} - french_words(every=True)
 
 
 def french_words(every: bool = False) -> set[str]:
-    """The literal words of the French of the CLI's own messages (``cli.*``), or of every message."""
-    wanted = {w for code, words in WORDS.items() if every or code.startswith("cli.")
+    """The literal words of the French of the CLI's own messages (``cli.*``, click's, the help texts),
+    or of every message."""
+    wanted = {w for code, words in WORDS.items() if every or code.startswith(("cli.", "click."))
               for w in (words if isinstance(words, tuple) else (words,))}
-    wanted |= {text for _, text in ELIDED.values()}
+    wanted |= {text for _, text in ELIDED.values()} | set(HELP)
     out = set()
     for m in _catalogue():
         if m.id and (m.id[0] if isinstance(m.id, tuple) else m.id) in wanted:
@@ -117,14 +129,16 @@ def french_words(every: bool = False) -> set[str]:
                 out |= _fragments(text)
     if every:
         return out
-    english = "\n".join(w for words in WORDS.values() for w in (words if isinstance(words, tuple) else (words,)))
+    english = "\n".join(_english())
     return {f for f in out if not re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", english)}  # "deck", "Pentaland"
 
 
 def _data_words(pool) -> re.Pattern:
     """The card data's own words: every card and face name, a type line marked (en), the formats'
-    names and a card's layout."""
-    names = {x.name for card in pool.cards for x in (card, *card.faces)}
+    names and a card's layout; and the words `game do` reads alike in French and English, typed as
+    names are (exile, via)."""
+    alike = {w for w in (*VERB_SHOWN.values(), *WORD_SHOWN.values()) if w in VERB_SHOWN or w in WORD_SHOWN}
+    names = {x.name for card in pool.cards for x in (card, *card.faces)} | alike
     names |= {x.french_name for card in pool.cards for x in (card, *card.faces) if x.french_name}
     formats = {f for card in pool.cards for f in card.legalities} | {"mental-magic", "magic-ville"}
     alternatives = sorted(names | formats, key=len, reverse=True)
@@ -198,3 +212,48 @@ def test_the_root_words_its_own_help_and_errors_in_the_language_asked_before_rea
     english = CliRunner(env={"MENTALMAGIC_LANG": None}).invoke(main, ["--bogus"], prog_name="mentalmagic")
     assert "Usage: mentalmagic [OPTIONS] COMMAND [ARGS]...\n" in english.stderr
     assert "Error: No such option '--bogus'." in english.stderr
+
+
+def help_pages(lang: str, group=main, path=()) -> list[str]:
+    """Every command's --help in ``lang``, each page joined into one line (click wraps it its own
+    way), without what is typed: the commands' and options' names and the choices of a value."""
+    page = CliRunner().invoke(main, ["--lang", lang, *path, "--help"], prog_name="mentalmagic").stdout
+    page = re.sub(r"^  [a-z][\w-]*(?=  |$)|--[\w-]+|\{[^{}]*\|[^{}]*\}|\[[\w.-]+(?:\|[\w.-]+)+\]", "", page,
+                  flags=re.M)
+    pages = [" ".join(page.split())]
+    if hasattr(group, "list_commands"):
+        for name in group.list_commands(None):
+            pages += help_pages(lang, group.get_command(None, name), (*path, name))
+    return pages
+
+
+def test_every_help_page_reads_in_the_language_asked(mini_db_finder):
+    """`--help` of every command: its texts, headings, placeholders and click's words in French
+    under --lang fr (from the catalogue), and no French in English."""
+    data = _data_words(mini_db_finder.pool)
+    french, english = help_pages("fr"), help_pages("en")
+    assert len(french) == len(english) == 1 + sum(1 for _ in commands(None, main))
+    assert "\n".join(f"{w!r} in {page!r}" for w, page in shown(english_words(), french, data)) == ""
+    assert "\n".join(f"{w!r} in {page!r}" for w, page in shown(french_words(), english, data)) == ""
+    for said in ("Utilisation : mentalmagic game draw [OPTIONS] [PARTIE] JOUEUR [NOMBRE] JOUEUR pioche NOMBRE cartes",
+                 "Options : TEXTE Enregistrer quelle carte imprimée", "Affiche cette aide et s’arrête.",
+                 "[par défaut : vintage]", "Commandes : Importe la source des cartes",
+                 "J déplace C [vers] ZONE",
+                 "[face-cachée] [comme NOM] [via V] ana déplace 4 vers bibliothèque dessous"):
+        assert any(said in page for page in french), said
+    for said in ("Usage: mentalmagic game draw [OPTIONS] [GAME] PLAYER [COUNT] PLAYER draws COUNT cards",
+                 "P move C [to] ZONE", "[face-down] [as NAME] [via V] ana move 4 to library bottom"):
+        assert any(said in page for page in english), said
+
+
+def test_every_help_text_has_its_french_and_clicks_words_are_clicks():
+    """A help text changed without `make messages` would show in English; a msgid of click.* that
+    click no longer uses would leave click's new words in English."""
+    catalogue = _catalogue()
+    assert [text for text in HELP if not (catalogue.get(text) and catalogue.get(text).string)] == []
+    import click
+
+    source = "".join(path.read_text(encoding="utf-8") for path in Path(click.__file__).parent.glob("*.py"))
+    said = [w for code, words in WORDS.items() if code.startswith("click.")
+            for w in (words if isinstance(words, tuple) else (words,))]
+    assert [w for w in said if repr(w) not in source and f'"{w}"' not in source] == []

@@ -3,6 +3,8 @@ a table of lines it refuses and why, and Hypothesis: any text is a command or a 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -31,6 +33,7 @@ from mentalmagic.grammar import (
     card_handles,
     card_ref,
     handle_of,
+    help_text,
     parse,
     player_ref,
     suggest,
@@ -162,6 +165,16 @@ def test_double_quotes_group_words_and_apostrophes_are_letters():
 @pytest.mark.parametrize(("usage", "example", "meaning"), HELP)
 def test_every_example_of_the_help_parses(usage, example, meaning):
     parse(example, TABLE)
+
+
+def test_the_french_help_shows_the_french_words_the_grammar_reads():
+    """`game do help` in French: each example in French words parses as its English one does."""
+    french = help_text(french={"P": "J", "NAME": "NOM"}).splitlines()
+    assert french[0].startswith("J pioche [N]") and french[-1].startswith("fin")
+    for (_, english, _), line in zip(HELP, french, strict=True):
+        said = re.split(r"\s{2,}", line)[-1]
+        assert said != english or said in ("cara pentaland 5",), said
+        assert parse(said, TABLE) == parse(english, TABLE), said
 
 
 WORDS = st.sampled_from(["ana", "Ben", "cara", "mia", "draw", "cast", "play", "pentaland", "move", "to", "name",

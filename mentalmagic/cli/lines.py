@@ -7,19 +7,25 @@ import sys
 
 import click
 
-from ..messages import say
+from ..messages import ENGLISH, say
 from .completion import GAME, line_completion
 from .context import Refused, guarded, uow
 from .seat import Seat
 from .table import game_log, game_show
+from .words import help_of, language
 
 
 class _GrammarHelp(click.Command):
-    """`game do`'s help lists the grammar, read from grammar.py only when the help is shown."""
+    """`game do`'s help lists the grammar, read from grammar.py only when the help is shown; its
+    text is worded in the CLI's language (words.py) before the grammar goes in."""
+
+    @property
+    def help_msgid(self) -> str:
+        return self._help
 
     @property
     def help(self) -> str:
-        return self._help.replace("{grammar}", _grammar_help()) if "{grammar}" in self._help else self._help
+        return help_of(self._help).replace("{grammar}", _grammar_help())
 
     @help.setter
     def help(self, text: str | None) -> None:
@@ -99,9 +105,12 @@ def _do_line(ctx: click.Context, game_id: str, text: str) -> None:
 
 
 def _grammar_help() -> str:
+    """The grammar's lines with their examples; in French, the French verbs and words it reads."""
     from ..grammar import help_text
 
-    return help_text()
+    if language() == ENGLISH:
+        return help_text()
+    return help_text(french={"P": str(say("cli.grammar_player")), "NAME": str(say("cli.metavar.name"))})
 
 
 COMMANDS = (game_do,)

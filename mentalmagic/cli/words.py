@@ -24,17 +24,21 @@ import re
 
 import click
 
-from ..catalogue import translations
+from ..catalogue import primary, translations
 from ..messages import ENGLISH, WORDS, English, render, say, use_translations
 
-CLICK_MODULES = ("core", "exceptions", "parser", "types", "formatting", "decorators", "termui", "utils")
+# click's modules that word what they print as they print it. Not ``decorators``: its words are help
+# texts made once, when a command first builds its --help option, which must stay the English msgid
+# that ``Formatter`` words in each run's language.
+CLICK_MODULES = ("core", "exceptions", "parser", "types", "formatting", "termui", "utils")
 _said = English()
+_lang = ENGLISH
 
 
 def speak(lang: str | None) -> None:
     """The CLI's messages, click's own words and the help texts in ``lang`` from now on."""
-    global _said
-    _said = translations(lang)
+    global _said, _lang
+    _said, _lang = translations(lang), primary(lang)
     use_translations(_said)
     for name in CLICK_MODULES:
         module = importlib.import_module(f"click.{name}")
@@ -57,6 +61,11 @@ def language_asked(args: list[str]) -> str:
         elif not word.startswith("-") or word == "--":
             break
     return os.environ.get("MENTALMAGIC_LANG") or ENGLISH
+
+
+def language() -> str:
+    """The CLI's language: en, fr."""
+    return _lang
 
 
 def gettext(text: str) -> str:
@@ -95,13 +104,18 @@ class Formatter(click.HelpFormatter):
                          col_max, col_spacing)
 
 
+_EXTRA = re.compile(r"(.*?)(?:(?:^|  )\[([^\[\]]*)\])?", re.S)
+
+
 def _option_help(text: str) -> str:
-    """An option's help and what click adds after it (``  [default: vintage]``, worded by click)."""
+    """An option's help and what click adds after it (``  [default: vintage]``, worded by click,
+    but for a default said in words: ``(waitress (gunicorn: only behind …))``, a help text too)."""
     said = gettext(text)
-    if said == text and text.endswith("]") and "  [" in text:
-        head, _, extra = text.rpartition("  [")
-        said = f"{gettext(head)}  [{extra}"
-    return said
+    head, extra = _EXTRA.fullmatch(text).groups()
+    if said != text or extra is None:
+        return said
+    extra = re.sub(r"\((.*)\)", lambda m: f"({gettext(m[1])})", extra, count=1)
+    return f"{gettext(head)}  [{extra}]" if head else f"[{extra}]"
 
 
 class Context(click.Context):
@@ -140,7 +154,8 @@ def commands(ctx: click.Context, group: click.Group):
 
 def help_texts() -> list[str]:
     """Every help text the CLI shows, as its msgid: the commands' (the first paragraph is their
-    line in a group's list), their options' and arguments' (help option's is click's, in messages.py)."""
+    line in a group's list), their options' and arguments', and a default said in words (the help
+    option's is click's, in messages.py)."""
     from . import main
 
     ctx = Context(main)
@@ -148,6 +163,7 @@ def help_texts() -> list[str]:
     for command in (main, *commands(ctx, main)):
         out.append(getattr(command, "help_msgid", None) or inspect.cleandoc(command.help or "").partition("\f")[0])
         out += [p.help for p in command.params if getattr(p, "help", None)]
+        out += [p.show_default for p in command.params if isinstance(getattr(p, "show_default", None), str)]
     return list(dict.fromkeys(t for t in out if t))
 
 
