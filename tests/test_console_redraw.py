@@ -68,7 +68,7 @@ def test_a_redraw_keeps_the_judges_typing_focus_and_caret(guarded, base_url):
     expect(pg.locator("#name-input")).to_have_value("Goblin")
     expect(line).to_have_value("ana draw 2")
     # a card reached by the keyboard keeps the focus as the lists are drawn anew
-    card = pg.locator(".zone-hand .game-card").first
+    card = pg.locator(f'[data-card="{pg.locator(".zone-hand .game-card").first.get_attribute("data-card")}"]')
     card.focus()
     another_client(pg, base_url, game, "ben draw 1")
     expect(ben).to_contain_text("1 card in hand")
@@ -81,6 +81,11 @@ def test_a_redraw_keeps_the_judges_typing_focus_and_caret(guarded, base_url):
     expect(line).to_be_focused()
     assert line.evaluate(CARET) == [1, 1]
     expect(amount).to_have_value("21")
+    # an amount recorded is done with: the form is drawn afresh
+    amount.fill("3")
+    amount.press("Enter")
+    expect(ben).to_contain_text("3 combat damage from")
+    expect(amount).to_have_value("1")
     pg.close()
     guarded.check()
 
