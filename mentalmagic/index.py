@@ -495,8 +495,12 @@ def _every_nameable_by_cost(pool: CardPool, rules: RuleSet) -> dict[ManaCost, ar
         return kept[1]
     with _BY_COST_LOCK:
         by_cost: dict[ManaCost, list[int]] = defaultdict(list)
+        keys_of: dict[ManaCost, frozenset] = {}  # ~900 distinct costs among ~34k names: each read once
         for at, n in enumerate(pool.nameables):
-            for c in cost_keys(n.cost, rules.matching):
+            keys = keys_of.get(n.cost)
+            if keys is None:
+                keys = keys_of[n.cost] = cost_keys(n.cost, rules.matching)
+            for c in keys:
                 by_cost[c].append(at)
         _BY_COST[key] = (pool, {c: array("i", at) for c, at in by_cost.items()})  # ints packed: every worker keeps it
     return _BY_COST[key][1]

@@ -128,7 +128,7 @@ def render(message: Message | str, translations=None) -> str:
     library's own text, e.g. marshmallow's) is returned as it is."""
     if not isinstance(message, Message):
         return message if message not in WORDS else render(Message(message), translations)
-    t = translations or English()
+    t = translations or _ENGLISH
     words = WORDS.get(message.code)
     if words is None:  # a code with no words is a bug the catalogue test catches; never a crash
         log.error("message code %r has no words", message.code)
@@ -154,10 +154,12 @@ def said(name, translations=None) -> str:
     ``translations`` (else the process's, the CLI's ``--lang``), its French name where that language
     is French and the data has one, else the English one marked; a plain str as it is. The CLI's
     listings word their names through it, so they say what its sentences say."""
-    return _word(name, translations or _translations or English())
+    return _word(name, translations or _translations or _ENGLISH)
 
 
 def _word(value, t) -> str:
+    if type(value) is str:  # most parameters: a plain text, said as it is
+        return value
     if isinstance(value, Message):
         return render(value, t)
     if isinstance(value, CardName) and _language_of(t) != WORDS["language"]:
@@ -167,10 +169,18 @@ def _word(value, t) -> str:
     return str(value)
 
 
+_LANGUAGE_OF: dict = {}  # by translations object: a catalogue never changes once read
+
+
 def _language_of(t) -> str:
-    """The language a translations object words in, as its catalogue says it (``language``)."""
-    msgid = WORDS["language"]
-    return t.gettext(msgid) or ENGLISH
+    """The language a translations object words in, as its catalogue says it (``language``):
+    asked for every card name a message words, so remembered per object."""
+    said = _LANGUAGE_OF.get(t)
+    if said is None:
+        if len(_LANGUAGE_OF) >= 64:  # a process holds a few catalogues; tests make more
+            _LANGUAGE_OF.clear()
+        said = _LANGUAGE_OF[t] = t.gettext(WORDS["language"]) or ENGLISH
+    return said
 
 
 class English:
@@ -189,6 +199,7 @@ class English:
         return text
 
 
+_ENGLISH = English()
 _translations = None
 
 

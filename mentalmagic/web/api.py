@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
-from flask_babel import get_locale
 
 from .. import __version__, lookups
 from ..formats import FORMATS
@@ -12,8 +11,8 @@ from ..index import CandidateQuery
 from ..messages import render
 from ..runtime import source_said
 from . import schemas
-from .encoding import Encoded, body_response
-from .i18n import translations
+from .encoding import Encoded, body_response, dumps
+from .i18n import language, translations
 from .remembered import Remembered
 from .views import card_json, exclusion_json
 
@@ -69,14 +68,25 @@ def within(q: CandidateQuery) -> dict:
 
 @bp.get("/health")
 def health():
-    """The card source and count; "degraded" with its reasons (503) when the cards or the database fail."""
+    """The card source and count; "degraded" with its reasons (503) when the cards or the database fail.
+    A healthy answer is the same bytes for every request in one language: encoded once per language."""
     rt = runtime()
-    info = rt.pool.info
     reasons = current_app.extensions["mentalmagic.health"].problems()
-    body = {
+    if not reasons:
+        return body_response(encoded().healthy(language(), lambda: _health_body(rt, reasons)))
+    body = _health_body(rt, reasons)
+    # only when degraded (schemas.HealthOut): worded in the request's language, and as codes
+    body["reasons"] = reasons
+    body["reason_codes"] = [r.as_json() for r in reasons]
+    return jsonify(body), 503
+
+
+def _health_body(rt, reasons: list) -> dict:
+    info = rt.pool.info
+    return {
         "status": "degraded" if reasons else "ok",
         "source": info.source,
-        "source_label": _source_label(info.source),  # worded in the request's language
+        "source_label": render(source_said(info.source), translations()),  # in the request's language
         "card_count": len(rt.pool),
         "built_at": info.built_at,
         "lacks": list(info.lacks),
@@ -86,23 +96,6 @@ def health():
         "unresolved_bans": [e.french_name for e in rt.pool.bans.unresolved],
         "version": __version__,
     }
-    if reasons:  # only when degraded (schemas.HealthOut): worded in the request's language, and as codes
-        body["reasons"] = reasons
-        body["reason_codes"] = [r.as_json() for r in reasons]
-    return jsonify(body), 503 if reasons else 200
-
-
-_LABELS: dict[tuple, str] = {}
-
-
-def _source_label(source: str) -> str:
-    """The card source's label in the request's language, worded once per language: /health is
-    asked far more often than anything else, and its answer is the ratios' yardstick (docs/performance.md)."""
-    key = (source, get_locale())
-    said = _LABELS.get(key)
-    if said is None:
-        said = _LABELS[key] = render(source_said(source), translations())
-    return said
 
 
 @bp.get("/cards/<path:name>")
@@ -128,9 +121,14 @@ def candidates():
     enc = encoded()
 
     def why_none() -> bytes:  # asked only of an empty answer; the same question, in one language, the same
-        return enc.explained(_question(q), lambda: [exclusion_json(x) for x in lookups.why_none(finder, q)])
+        return enc.explained(_question(q), lambda: _worded(lookups.why_none(finder, q)))
 
     return body_response(enc.candidates_answer(res, args["offset"], args.get("limit"), within(q), why_none))
+
+
+def _worded(exclusions: list) -> list[dict]:
+    t = translations()  # looked up once for every reason of the list
+    return [exclusion_json(x, t) for x in exclusions]
 
 
 def encoded() -> Encoded:
@@ -146,20 +144,33 @@ def _question(q: CandidateQuery) -> tuple:
     """What an empty answer's reasons depend on: the question and the language they are worded in,
     never a game's taken names."""
     return (q.printed.name if q.printed is not None else None, str(q.cost) if q.cost is not None else None, q.fmt,
-            q.phyrexian_as_hybrid, q.type_, q.keyword, tuple(c.name for c in q.commanders), str(get_locale()),
+            q.phyrexian_as_hybrid, q.type_, q.keyword, tuple(c.name for c in q.commanders), language(),
             q.rules.index_key if q.rules is not None else None)
 
 
 @bp.get("/check")
 def check():
+    """The verdict and its reasons, worded in the caller's language: encoded once per question
+    (encoding.Encoded.checked), as a bot asks the same questions again and again."""
     args, q = load_query(_check)
-    verdict = lookups.check(runtime().finder, args["name"], q)
-    return jsonify(
-        {
+    finder = runtime().finder
+
+    def answer() -> dict:
+        verdict = lookups.check(finder, args["name"], q)
+        t = translations()  # looked up once for every reason
+        return {
             "legal": verdict.legal,
-            "reasons": [{"rule": r.rule, "message": r.message} for r in verdict.reasons],
+            "reasons": [{"rule": r.rule, "message": render(r.message, t)} for r in verdict.reasons],
             "name": verdict.nameable.name if verdict.nameable else None,
             "format": q.fmt,
             **within(q),
         }
-    )
+
+    query = request.query_string
+    if len(query) > _LOADED.longest:  # a long query string is answered, never kept (as in loaded_args)
+        return body_response(dumps(answer()))
+    # the query string says the question, but a game's (format, option, rule set, taken names,
+    # a player's commanders) may change from version to version: they are part of the key
+    asked = (query, language(), q.fmt, q.phyrexian_as_hybrid, q.rules.index_key if q.rules is not None else None,
+             q.taken, q.identity, tuple(c.name for c in q.commanders))
+    return body_response(encoded().checked(asked, answer))

@@ -160,6 +160,8 @@ class Encoded:
         self._summaries: dict[str, bytes] = {}
         self._fragments: dict[tuple[int, bool], bytes] = {}
         self._explained: dict[tuple, bytes] = {}
+        self._checked: dict[tuple, bytes] = {}
+        self._healthy: dict[str, bytes] = {}
         self._lock = Lock()
 
     def fragment(self, n: Nameable, taken: bool) -> bytes:
@@ -207,11 +209,24 @@ class Encoded:
     def explained(self, key: tuple, build) -> bytes:
         """The encoded reason list of an empty answer (``build()``: a scan of the pool), once
         per question: it depends on the question alone, never on a game's taken names."""
-        out = self._explained.get(key)
+        return self._kept(self._explained, key, build)
+
+    def checked(self, key: tuple, build) -> bytes:
+        """The encoded /check answer (``build()``: the verdict, its reasons worded), once per
+        question and language: ``key`` holds all it depends on, a game's taken names included."""
+        return self._kept(self._checked, key, build)
+
+    def healthy(self, language: str, build) -> bytes:
+        """The encoded /health answer of a healthy server in ``language``: it says this pool's
+        facts alone (source, counts, formats), so it is the same bytes every time."""
+        return self._kept(self._healthy, language, build)
+
+    def _kept(self, kept: dict, key, build) -> bytes:
+        out = kept.get(key)
         if out is None:
             out = dumps_kept(build())
-            if len(self._explained) < self.MAX_EXPLAINED:
-                self._explained[key] = out
+            if len(kept) < self.MAX_EXPLAINED:
+                kept[key] = out
         return out
 
     def summary(self, card: Card) -> bytes:

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from babel import Locale
 from flask import Flask, request
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, get_translations
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -31,7 +31,8 @@ DEFAULT_LANGUAGE = "fr"
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 
-__all__ = ["COOKIE", "COOKIE_MAX_AGE", "LANGUAGES", "compile_catalogues", "init_app", "select_language", "translations"]
+__all__ = ["COOKIE", "COOKIE_MAX_AGE", "LANGUAGES", "compile_catalogues", "init_app", "language", "select_language",
+           "translations"]
 
 
 def _primary(value: str) -> str:
@@ -68,8 +69,9 @@ def _kept_if_short(longest: int, entries: int):
 @_kept_if_short(1024, 4096)
 def _asked(query: bytes) -> str | None:
     """``?lang=``'s language if it names one we speak (read from request.args, whose query
-    string is ``query``)."""
-    asked = _primary(request.args.get("lang", ""))
+    string is ``query``; ``getlist``, as ``get`` of a missing key makes werkzeug's 400 exception)."""
+    given = request.args.getlist("lang")
+    asked = _primary(given[0]) if given else ""
     return asked if asked in LANGUAGES else None
 
 
@@ -84,25 +86,37 @@ def _accepted(header: str) -> str | None:
 
 
 _LOCALES = {code: Locale.parse(code) for code in LANGUAGES}
+_CHOSEN = "mentalmagic.language"  # where a request's language is kept, in its WSGI environ
+
+
+def language() -> str:
+    """The request's language (``select_language``), chosen once per request and kept in its
+    environ: the API asks for it for every message it words and every answer it keeps per
+    language, and Flask-Babel's ``get_locale`` walks ``g`` and its own context each time."""
+    env = request.environ
+    chosen = env.get(_CHOSEN)
+    if chosen is None:
+        chosen = env[_CHOSEN] = select_language()
+    return chosen
 
 
 def _locale() -> Locale:
     """Flask-Babel's selector: a Locale made once per language (Locale.parse of a code reads
     babel's data folder on every call)."""
-    return _LOCALES[select_language()]
+    return _LOCALES[language()]
 
 
-_TRANSLATIONS: dict[Locale, object] = {}
+_TRANSLATIONS: dict[str, object] = {}
 
 
 def translations():
     """The request's catalogue, as Flask-Babel's ``get_translations()`` gives it, kept per language:
     every app words from the package's one catalogue folder (``init_app``), and finding it anew
     walks Flask-Babel's context on every message an answer words."""
-    locale = get_locale()
-    kept = _TRANSLATIONS.get(locale)
+    code = language()
+    kept = _TRANSLATIONS.get(code)
     if kept is None:
-        kept = _TRANSLATIONS[locale] = get_translations()
+        kept = _TRANSLATIONS[code] = get_translations()
     return kept
 
 

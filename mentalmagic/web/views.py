@@ -7,6 +7,7 @@ from ..commander import can_be_commander
 from ..identity import wubrg
 from ..index import Exclusion
 from ..mana import mana_value_number as _num  # one type for mana_value everywhere (705.7)
+from ..messages import render
 from ..pool import CardPool
 
 
@@ -63,6 +64,8 @@ def candidate_json(n: Nameable, taken: bool, watched: bool) -> dict:
     }
 
 
-def exclusion_json(x: Exclusion) -> dict:
-    """Why one same-cost card is no candidate: its rule and reason (an empty /candidates answer)."""
-    return {"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": x.reason}
+def exclusion_json(x: Exclusion, translations=None) -> dict:
+    """Why one same-cost card is no candidate: its rule and reason (an empty /candidates answer),
+    the reason worded in the language of ``translations`` when given (else where it is encoded)."""
+    return {"name": x.name, "french_name": x.french_name, "rule": x.rule,
+            "reason": x.reason if translations is None else render(x.reason, translations)}
