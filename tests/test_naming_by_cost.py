@@ -63,3 +63,26 @@ def test_a_name_no_card_has_exactly_goes_to_the_whole_pool(card_db_path, snapsho
     assert asked.by_cost(shock.printed_costs, False, "Contresort") is None  # French, another cost: the whole pool
     assert asked.by_cost(shock.printed_costs, False, "Lava Spike") is not None
     assert asked.by_cost(shock.printed_costs, False, "Foudre").nameables_called("Foudre")  # French, of the cost
+
+
+@pytest.mark.parametrize("hybrid", [False, True])
+def test_the_cost_readings_table_finds_the_costs_parsing_them_would(mini_card_db_path, mini_pool, hybrid):
+    """by_cost reads which printed costs match from cost_readings, built with the faces: for every
+    printed cost of the mini pool (hybrids, Phyrexian, X, no mana cost, {0}), the cards it gives are
+    those whose face cost some reading meets, found by parsing every stored cost as before."""
+    from mentalmagic.mana import ManaCost
+    from mentalmagic.storage import connect
+
+    db = connect(mini_card_db_path, apply_schema=False)
+    try:
+        texts = [r[0] for r in db.conn.execute("select distinct mana_cost from faces where mana_cost is not null")]
+    finally:
+        db.conn.close()
+    asked = CardsAsked(mini_card_db_path, lambda: pytest.fail("the whole pool was loaded"))
+    for printed in sorted(set(texts)):
+        cost = ManaCost.parse(printed)
+        wanted = cost.instantiations(hybrid)
+        expected = {c.name for c in mini_pool.cards
+                    if any(f.cost is not None and f.cost.instantiations(hybrid) & wanted for f in c.faces)}
+        pool = asked.by_cost([cost], hybrid)
+        assert {c.name for c in pool.cards} == expected, printed

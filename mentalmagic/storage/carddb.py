@@ -29,8 +29,9 @@ from . import connect, transaction
 
 # What the card tables hold: bumped when a build stores something new, so that tables built
 # before it are rebuilt from their source (2: colour identity and face colours, #10; tables
-# from before it also lack the power, toughness, loyalty and defense columns' values).
-CARD_SCHEMA = 2
+# from before it also lack the power, toughness, loyalty and defense columns' values; 3: the
+# readings of every printed cost, cost_readings).
+CARD_SCHEMA = 3
 
 
 def stored_source(db: sqlite_utils.Database) -> dict | None:
@@ -113,6 +114,9 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None, keep: 
                             "values (?, ?, ?, ?, ?)", cards)
         db.conn.executemany(f"insert into faces ({', '.join(_FACE_COLUMNS)}) "
                             f"values ({', '.join('?' * len(_FACE_COLUMNS))})", faces)
+        db.execute("delete from cost_readings")
+        db.conn.executemany("insert into cost_readings (hybrid, reading, mana_cost) values (?, ?, ?)",
+                            _cost_readings({f[4] for f in faces if f[4] is not None}))
         db["card_source"].upsert(
             {
                 "id": 1,
@@ -128,6 +132,29 @@ def build_cards(db: sqlite_utils.Database, source: Source, progress=None, keep: 
             pk="id",
         )
     return len(cards)
+
+
+def _cost_readings(texts) -> list[tuple[int, str, str]]:
+    """(hybrid, reading, printed cost) of each printed cost text: every concrete cost it reads as
+    (D1), without and with D3's house option; ~900 distinct texts among ~35k faces."""
+    rows = []
+    for text in sorted(texts):
+        cost = ManaCost.parse(text)
+        for hybrid in (0, 1):
+            rows += [(hybrid, reading.text, text) for reading in cost.instantiations(bool(hybrid))]
+    return rows
+
+
+def _costs_reading_as(db: sqlite_utils.Database, readings: list[str], hybrid: bool) -> list[str]:
+    """The printed costs of the faces some reading of which is one of ``readings``, from the table
+    built with them (no cost parsed); asked 500 at a time, under SQLite's limit of variables."""
+    found: set[str] = set()
+    for at in range(0, len(readings), 500):
+        part = readings[at:at + 500]
+        found.update(row[0] for row in db.conn.execute(
+            f"select mana_cost from cost_readings where hybrid = ? and reading in ({', '.join('?' * len(part))})",
+            [int(hybrid), *part]))
+    return sorted(found)
 
 
 def load_pool(db: sqlite_utils.Database, bans: BanList | None = None, cards: list[Card] | None = None) -> CardPool:
@@ -225,13 +252,10 @@ class CardsAsked:
         (a French name, a misspelling: the whole pool answers those)."""
         if self._whole is not None:
             return None
-        wanted = {c for cost in costs for c in cost.instantiations(phyrexian_as_hybrid)}
+        wanted = sorted({c.text for cost in costs for c in cost.instantiations(phyrexian_as_hybrid)})
         db = connect(self._db_path, apply_schema=False)
         try:
-            texts = [r["mana_cost"] for r in db.query("select distinct mana_cost from faces"
-                                                      " where mana_cost is not null")]
-            matching = [t for t in texts if ManaCost.parse(t).instantiations(phyrexian_as_hybrid) & wanted]
-            cards = _read_cards(db, named=named, costs=matching)
+            cards = _read_cards(db, named=named, costs=_costs_reading_as(db, wanted, phyrexian_as_hybrid))
             self._info = self._info or load_pool(db, self.bans, cards=[]).info
         finally:
             db.conn.close()

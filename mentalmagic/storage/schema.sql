@@ -42,6 +42,16 @@ CREATE TABLE IF NOT EXISTS faces (
 );
 CREATE INDEX IF NOT EXISTS faces_name ON faces(name);
 
+-- Each printed mana cost of the faces, under every concrete cost it reads as (D1), with the house
+-- option (D3) or without: which costs a naming's cards may have, found without parsing them all
+-- (carddb.CardsAsked.by_cost). Built with the faces.
+CREATE TABLE IF NOT EXISTS cost_readings (
+    hybrid    INTEGER NOT NULL,         -- 1: Phyrexian symbols read as hybrid (D3's house option)
+    reading   TEXT NOT NULL,            -- a concrete cost, as ManaCost writes it: '{1}{R}'
+    mana_cost TEXT NOT NULL,            -- faces.mana_cost ('' = no mana cost)
+    PRIMARY KEY (hybrid, reading, mana_cost)
+) WITHOUT ROWID;
+
 -- Games. The events are the truth; game_cards and names are their projection,
 -- rewritten in the same transaction as the event that changes them.
 CREATE TABLE IF NOT EXISTS games (
