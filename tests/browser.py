@@ -1,17 +1,23 @@
 """The pages in a real headless Chromium over real HTTP, for every page test.
 
 Debian's chromium driven through Playwright (never `playwright install`: nothing is downloaded),
-started once per session (per xdist worker) by conftest.py's ``browser`` fixture; each test opens
-its own context (``Guarded``): its own cookies and storage, every request to another host refused
-and failing the test. The app is served by waitress on 127.0.0.1 (conftest.py's ``base_url``: one
+started once per session (per xdist worker) by conftest.py's ``browser`` fixture. A page lives in a
+``Guarded`` context: every request to another host refused and failing the test, as does any
+uncaught script error. A test either opens its own context, or asks conftest.py's ``kept_context``
+for the module's context of the same options, kept from test to test (a context's first page costs
+Chromium a new renderer process and a cold load of the page's modules, more than most checks cost)
+and emptied between tests: its cookies, the app's storage, every page but the first, the page itself
+left on about:blank. The app is served by waitress on 127.0.0.1 (conftest.py's ``base_url``: one
 server per module over the module's ``app``).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
+import socket
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -25,15 +31,23 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 TIMEOUT_MS = 15_000
+CONTEXT = {"viewport": {"width": 1280, "height": 900}, "locale": "en-US"}  # a context's options unless told
 AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def chromium():
-    """Debian's Chromium, launched headless for as long as the generator is open."""
+    """Debian's Chromium, launched headless for as long as the generator is open.
+
+    Nothing may leave the machine: every request to a host other than 127.0.0.1 goes to a proxy that
+    refuses it, a loopback port bound for the session and never listened on (Chromium's own setting:
+    Playwright's routes would pause every request of the app in its driver, a quarter of the CPU a
+    page load costs)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: apt-get install -y chromium")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with socket.socket() as nowhere, sync_api.sync_playwright() as p:
+        nowhere.bind(("127.0.0.1", 0))
+        proxy = {"server": f"http://127.0.0.1:{nowhere.getsockname()[1]}", "bypass": "127.0.0.1"}
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, proxy=proxy)
         try:
             yield b
         finally:
@@ -41,33 +55,42 @@ def chromium():
 
 
 class Guarded:
-    """A browser context where any request to another host is aborted and recorded, and
-    any uncaught script error recorded: ``check()`` fails the test on either.
+    """A browser context where any request to another host is recorded (and refused: ``chromium``),
+    and any uncaught script error recorded: ``check()`` fails the test on either.
 
     As a context manager it closes the context, then checks (unless the block failed first)."""
 
     def __init__(self, browser, base_url: str, **options):
-        options.setdefault("viewport", {"width": 1280, "height": 900})
-        options.setdefault("locale", "en-US")
-        self.context = browser.new_context(base_url=base_url, **options)
+        self.context = browser.new_context(base_url=base_url, **{**CONTEXT, **options})
         self.context.set_default_timeout(TIMEOUT_MS)
         self.outside: list[str] = []
         self.errors: list[str] = []
-        # nothing may leave the machine: a request to any other host is refused before it is asked, and
-        # recorded. A pattern, not a Python function: Playwright then matches in its driver, and only
-        # those requests come to this process (a function would take every request of the app there).
         elsewhere = re.compile(f"^(?!{re.escape(base_url)}(?:[/?#]|$)|data:)")
-        self.context.route(elsewhere, self._refuse)
+        self.context.on("request", lambda r: self.outside.append(r.url) if elsewhere.match(r.url) else None)
         self.base_url = base_url
-
-    def _refuse(self, route):
-        self.outside.append(route.request.url)
-        route.abort()
 
     def new_page(self):
         pg = self.context.new_page()
         pg.on("pageerror", lambda e: self.errors.append(str(e)))
         return pg
+
+    @functools.cached_property
+    def page(self):
+        """The context's first page, opened on first use (a kept context's page, for each of its tests)."""
+        return self.new_page()
+
+    def clear(self) -> bool:
+        """Ready for another test: every page but the first closed, the app's storage and the cookies
+        cleared, the page left on about:blank (nothing of this test runs on). The records stay, to
+        check. False, with nothing done, if the first page is off the app (its storage out of reach)."""
+        if not self.page.url.startswith(self.base_url):
+            return False
+        for pg in self.context.pages[1:]:
+            pg.close()
+        self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        self.page.goto("about:blank")
+        self.context.clear_cookies()
+        return True
 
     def check(self):
         assert not self.errors, f"script errors: {self.errors}"
@@ -83,12 +106,18 @@ class Guarded:
             self.check()
 
 
-def axe_violations(pg) -> list[dict]:
-    """axe-core (from node_modules, injected by Playwright) over the whole page: its violations."""
+@functools.cache
+def _axe_source() -> str:
     if not AXE.is_file():
         pytest.fail(f"axe-core is missing at {AXE}: run make setup (npm ci)")
+    return AXE.read_text(encoding="utf-8")
+
+
+def axe_violations(pg) -> list[dict]:
+    """axe-core (from node_modules) over the whole page: its violations. Evaluated by Playwright, which
+    the page's CSP doesn't govern, so the page is checked as served (no ``bypass_csp`` needed)."""
     if not pg.evaluate("typeof axe === 'object'"):  # once per document: axe is half a megabyte of script
-        pg.add_script_tag(path=str(AXE))
+        pg.evaluate(_axe_source())
     found = pg.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
         .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))""")
     return found

@@ -288,6 +288,58 @@ def browser():
     yield from pages.chromium()
 
 
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+@pytest.fixture(scope="module")
+def _kept_contexts(browser):
+    kept: dict = {}
+    yield kept
+    for guarded in kept.values():
+        guarded.context.close()
+
+
+@pytest.fixture
+def kept_context(browser, _kept_contexts, request):
+    """``kept_context(base_url, **options)``: the module's ``browser.Guarded`` context of these options
+    (``.page`` its page), kept from test to test, emptied after each (``Guarded.clear``) and checked:
+    a request to another host or a script error fails the test. After a failed test, or one that left
+    its page off the app, it is closed, and the next test of those options gets a new one."""
+    import browser as pages
+
+    used: dict = {}
+
+    def context(base_url: str, **options):
+        key = (base_url, repr(sorted({**pages.CONTEXT, **options}.items())))
+        if key not in _kept_contexts:
+            _kept_contexts[key] = pages.Guarded(browser, base_url, **options)
+        if key not in used:
+            used[key] = _kept_contexts[key]
+            used[key].errors.clear(), used[key].outside.clear()  # this test's own records
+        return used[key]
+
+    yield context
+    failed = request.node.stash.get(FAILED, False)
+    for key, guarded in used.items():
+        kept = False
+        try:
+            kept = not failed and guarded.clear()
+        finally:
+            if not kept:  # whatever its pages were left doing: a new context for the next test
+                del _kept_contexts[key]
+                guarded.context.close()
+    for guarded in used.values() if not failed else ():
+        guarded.check()
+
+
 @pytest.fixture(scope="module")
 def base_url(app):
     """``app`` served over real HTTP (waitress on 127.0.0.1), for the browser and the module's bots."""

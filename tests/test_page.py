@@ -14,7 +14,7 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from browser import TIMEOUT_MS, Guarded, axe_violations
+from browser import axe_violations
 from playwright import sync_api
 from support import served
 
@@ -22,33 +22,29 @@ from mentalmagic.runtime import Runtime
 from mentalmagic.web import create_app
 
 
-def guarded_page(browser, base_url: str, **options):
-    """A fresh page; any uncaught script error or request to another host fails the test."""
-    with Guarded(browser, base_url, **options) as guarded:
-        yield guarded.new_page()
+# Each page is the module's page of its options (conftest.py's kept_context): emptied of the last
+# test's cookies and storage; any uncaught script error or request to another host fails the test.
+@pytest.fixture
+def page(kept_context, base_url):
+    """A page in English, over the mini pool."""
+    return kept_context(base_url).page
 
 
 @pytest.fixture
-def page(browser, base_url):
-    """A fresh page in English, over the mini pool."""
-    yield from guarded_page(browser, base_url)
-
-
-@pytest.fixture
-def page_fr(browser, base_url):
+def page_fr(kept_context, base_url):
     """The same, for a browser whose language is French."""
-    yield from guarded_page(browser, base_url, locale="fr-FR")
+    return kept_context(base_url, locale="fr-FR").page
 
 
 @pytest.fixture
-def snapshot_page(browser, snapshot_url):
-    """A fresh page in English over the full snapshot."""
-    yield from guarded_page(browser, snapshot_url)
+def snapshot_page(kept_context, snapshot_url):
+    """A page in English over the full snapshot."""
+    return kept_context(snapshot_url).page
 
 
 @pytest.fixture
-def snapshot_page_fr(browser, snapshot_url):
-    yield from guarded_page(browser, snapshot_url, locale="fr-FR")
+def snapshot_page_fr(kept_context, snapshot_url):
+    return kept_context(snapshot_url, locale="fr-FR").page
 
 
 def api(base_url: str, path: str, **params) -> dict:
@@ -337,37 +333,30 @@ def test_shared_url_shows_the_result(snapshot_page, snapshot_url):
     sync_api.expect(snapshot_page.locator("#name-input")).to_have_value("Boros Guildmage")
     sync_api.expect(snapshot_page.locator("#candidates .cand")).to_have_count(100)
     sync_api.expect(snapshot_page.locator("#more-button")).to_be_visible()
-    snapshot_page.screenshot(path="/tmp/page-desktop.png")
 
 
-def test_phone_width_nothing_overflows(browser, snapshot_url):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=snapshot_url, locale="en-US",
-                                  is_mobile=True, has_touch=True, reduced_motion="reduce")
-    context.set_default_timeout(TIMEOUT_MS)
-    pg = context.new_page()
-    try:
-        pg.goto("/")
-        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
-        small = pg.evaluate("""() => [...document.querySelectorAll('button, input, select')]
-            .filter(e => e.offsetParent !== null)
-            .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
-            .filter(([, h]) => h < 44)""")
-        assert small == []  # touch-sized
-        pg.locator("#name-input").press_sequentially("lions")
-        sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
-        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
-        pg.goto("/?printed=Fire%20//%20Ice")
-        wait_results(pg)
-        pg.locator("#all-button").tap()
-        sync_api.expect(pg.locator("#candidates .cand")).to_have_count(
-            int(pg.locator("#count-line .count").inner_text().replace(",", "").replace("\u202f", "")))
-        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
-        pg.goto("/?cost=%7BR/W%7D%7BR/W%7D")
-        wait_results(pg)
-        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
-        pg.screenshot(path="/tmp/page-phone.png")
-    finally:
-        context.close()
+def test_phone_width_nothing_overflows(kept_context, snapshot_url):
+    pg = kept_context(snapshot_url, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                      reduced_motion="reduce").page
+    pg.goto("/")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    small = pg.evaluate("""() => [...document.querySelectorAll('button, input, select')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44)""")
+    assert small == []  # touch-sized
+    pg.locator("#name-input").press_sequentially("lions")
+    sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    pg.goto("/?printed=Fire%20//%20Ice")
+    wait_results(pg)
+    pg.locator("#all-button").tap()
+    sync_api.expect(pg.locator("#candidates .cand")).to_have_count(
+        int(pg.locator("#count-line .count").inner_text().replace(",", "").replace("\u202f", "")))
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    pg.goto("/?cost=%7BR/W%7D%7BR/W%7D")
+    wait_results(pg)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
 
 
 # ---------------------------------------------------------------------------- issue 6/7: modules, font, languages
@@ -581,49 +570,38 @@ def test_autocomplete_offers_twenty_prefix_matches_first(snapshot_page, snapshot
 
 
 @pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
-def test_axe_finds_no_violation(browser, base_url, locale):
-    # bypass_csp: axe is injected as an inline script, which the app's CSP rightly refuses
-    guarded = Guarded(browser, base_url, locale=locale, bypass_csp=True)
-    pg = guarded.new_page()
-    try:
-        pg.goto("/")
-        assert axe_violations(pg) == []
-        pg.goto("/?printed=Boros%20Guildmage")
-        wait_results(pg)
-        pg.locator("#name-input").press_sequentially("lions")
-        sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
-        assert axe_violations(pg) == []
-        pg.goto("/?cost=%7BU/P%7D")
-        wait_results(pg, 0)
-        assert axe_violations(pg) == []
-    finally:
-        guarded.context.close()
-    guarded.check()
+def test_axe_finds_no_violation(kept_context, base_url, locale):
+    pg = kept_context(base_url, locale=locale).page  # the page as served, under its CSP
+    pg.goto("/")
+    assert axe_violations(pg) == []
+    pg.goto("/?printed=Boros%20Guildmage")
+    wait_results(pg)
+    pg.locator("#name-input").press_sequentially("lions")
+    sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
+    assert axe_violations(pg) == []
+    pg.goto("/?cost=%7BU/P%7D")
+    wait_results(pg, 0)
+    assert axe_violations(pg) == []
 
 
-def test_phone_in_french_fits_and_switches(browser, base_url):
-    guarded = Guarded(browser, base_url, viewport={"width": 360, "height": 740}, locale="fr-FR",
-                      is_mobile=True, has_touch=True, reduced_motion="reduce")
-    pg = guarded.new_page()
-    try:
-        pg.goto("/?printed=Boros%20Guildmage")
-        wait_results(pg)
-        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
-        switch = pg.get_by_role("link", name="English")
-        box = switch.bounding_box()
-        assert box["y"] < 100 and box["height"] >= 44 and box["x"] + box["width"] <= 360  # top, touch-sized
-        overlap = pg.evaluate("""() => { const a = document.querySelector('.lang-switch').getBoundingClientRect();
-            const h = document.querySelector('h1').getBoundingClientRect();
-            return !(a.right <= h.left || h.right <= a.left || a.bottom <= h.top || h.bottom <= a.top); }""")
-        assert not overlap
-        sync_api.expect(pg.locator(".printed .rules-text")).to_be_visible()
-        switch.tap()
-        sync_api.expect(pg.locator("html")).to_have_attribute("lang", "en")
-        wait_results(pg)
-        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
-    finally:
-        guarded.context.close()
-    guarded.check()
+def test_phone_in_french_fits_and_switches(kept_context, base_url):
+    pg = kept_context(base_url, viewport={"width": 360, "height": 740}, locale="fr-FR",
+                      is_mobile=True, has_touch=True, reduced_motion="reduce").page
+    pg.goto("/?printed=Boros%20Guildmage")
+    wait_results(pg)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    switch = pg.get_by_role("link", name="English")
+    box = switch.bounding_box()
+    assert box["y"] < 100 and box["height"] >= 44 and box["x"] + box["width"] <= 360  # top, touch-sized
+    overlap = pg.evaluate("""() => { const a = document.querySelector('.lang-switch').getBoundingClientRect();
+        const h = document.querySelector('h1').getBoundingClientRect();
+        return !(a.right <= h.left || h.right <= a.left || a.bottom <= h.top || h.bottom <= a.top); }""")
+    assert not overlap
+    sync_api.expect(pg.locator(".printed .rules-text")).to_be_visible()
+    switch.tap()
+    sync_api.expect(pg.locator("html")).to_have_attribute("lang", "en")
+    wait_results(pg)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
 
 
 @pytest.fixture(scope="module")
@@ -639,27 +617,22 @@ def base_url_no_font(mini_card_db_path, mini_db_finder, tmp_path_factory):
         yield root
 
 
-def test_without_the_font_symbols_fall_back_to_text(browser, base_url_no_font):
-    guarded = Guarded(browser, base_url_no_font)
+def test_without_the_font_symbols_fall_back_to_text(kept_context, base_url_no_font):
+    pg = kept_context(base_url_no_font).page
     asked: list[str] = []
-    pg = guarded.new_page()
     pg.on("request", lambda r: asked.append(r.url))
-    try:
-        pg.goto("/?printed=Boros%20Guildmage")
-        wait_results(pg)
-        assert not pg.locator("html").get_attribute("class")
-        assert not [u for u in asked if "/vendor/" in u]
-        sym = pg.locator(".printed-head .ms").first
-        sync_api.expect(sym).to_have_accessible_name("one red or white mana")
-        sync_api.expect(sym.locator(".ms-fallback")).to_have_text("R/W")
-        sync_api.expect(sym.locator(".ms-fallback")).to_be_visible()
-        assert pg.evaluate("getComputedStyle(document.querySelector('.printed-head .ms')).backgroundImage"
-                           ).startswith("linear-gradient")
-        with urllib.request.urlopen(f"{base_url_no_font}/", timeout=30) as resp:
-            assert "/vendor/" not in resp.read().decode()
-    finally:
-        guarded.context.close()
-    guarded.check()
+    pg.goto("/?printed=Boros%20Guildmage")
+    wait_results(pg)
+    assert not pg.locator("html").get_attribute("class")
+    assert not [u for u in asked if "/vendor/" in u]
+    sym = pg.locator(".printed-head .ms").first
+    sync_api.expect(sym).to_have_accessible_name("one red or white mana")
+    sync_api.expect(sym.locator(".ms-fallback")).to_have_text("R/W")
+    sync_api.expect(sym.locator(".ms-fallback")).to_be_visible()
+    assert pg.evaluate("getComputedStyle(document.querySelector('.printed-head .ms')).backgroundImage"
+                       ).startswith("linear-gradient")
+    with urllib.request.urlopen(f"{base_url_no_font}/", timeout=30) as resp:
+        assert "/vendor/" not in resp.read().decode()
 
 
 def test_no_inline_script_or_style(base_url):
@@ -693,57 +666,46 @@ def base_url_csp(mini_card_db_path, mini_db_finder):
         yield root
 
 
-def test_page_works_under_a_strict_csp(browser, base_url_csp):
-    guarded = Guarded(browser, base_url_csp)
+def test_page_works_under_a_strict_csp(kept_context, base_url_csp):
+    pg = kept_context(base_url_csp).page
     refused: list[str] = []
-    pg = guarded.new_page()
     pg.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
-    try:
-        pg.goto("/?printed=Boros%20Guildmage")
-        wait_results(pg)  # the modules ran and fetched the API
-        pg.evaluate("document.fonts.ready")
-        assert pg.evaluate("document.fonts.check('1em Mana')")  # the font loaded
-        assert pg.evaluate("getComputedStyle(document.querySelector('.printed-head .ms')).backgroundImage"
-                           ).startswith("linear-gradient")
-        pg.locator("#name-input").fill("")
-        pg.locator("#name-input").press_sequentially("lions")
-        sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
-    finally:
-        guarded.context.close()
-    guarded.check()
+    pg.goto("/?printed=Boros%20Guildmage")
+    wait_results(pg)  # the modules ran and fetched the API
+    pg.evaluate("document.fonts.ready")
+    assert pg.evaluate("document.fonts.check('1em Mana')")  # the font loaded
+    assert pg.evaluate("getComputedStyle(document.querySelector('.printed-head .ms')).backgroundImage"
+                       ).startswith("linear-gradient")
+    pg.locator("#name-input").fill("")
+    pg.locator("#name-input").press_sequentially("lions")
+    sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
     assert refused == []
 
 
-def test_laptop_1366x768_keyboard_only(browser, base_url):
+def test_laptop_1366x768_keyboard_only(kept_context, base_url):
     """On a judge's laptop screen both searches start above the fold and nothing scrolls sideways."""
     # 768 px of screen leave about 650 to the page once the browser's bars are drawn
-    guarded = Guarded(browser, base_url, viewport={"width": 1366, "height": 650}, locale="fr-FR")
-    pg = guarded.new_page()
-    try:
-        pg.goto("/")
-        assert pg.evaluate("document.documentElement.scrollWidth") <= 1366
-        for target in (pg.get_by_role("button", name="Trouver les noms de cette carte"),
-                       pg.get_by_label("Coût de mana", exact=True), pg.get_by_label("Format")):
-            box = target.bounding_box()
-            assert box["y"] + box["height"] <= 650, target
-        # the house option from the keyboard: Tab to it, Space, the search runs again with it
-        pg.goto("/?cost=%7BU/P%7D")
-        wait_results(pg, 0)
-        pg.locator("#game-input").focus()
-        pg.keyboard.press("Tab")
-        sync_api.expect(pg.locator("#commander-input")).to_be_focused()
-        pg.keyboard.press("Tab")
-        sync_api.expect(pg.locator("#phyrexian-input")).to_be_focused()
-        pg.keyboard.press("Space")
-        sync_api.expect(pg.locator("#excluded")).to_be_hidden()
-        assert wait_results(pg) > 0
-        pg.screenshot(path="/tmp/page-laptop-fr.png", full_page=False)
-        pg.goto("/?printed=Bonecrusher%20Giant")
-        wait_results(pg)
-        pg.locator("#results").screenshot(path="/tmp/page-card-fr.png")
-    finally:
-        guarded.context.close()
-    guarded.check()
+    pg = kept_context(base_url, viewport={"width": 1366, "height": 650}, locale="fr-FR").page
+    pg.goto("/")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 1366
+    for target in (pg.get_by_role("button", name="Trouver les noms de cette carte"),
+                   pg.get_by_label("Coût de mana", exact=True), pg.get_by_label("Format")):
+        box = target.bounding_box()
+        assert box["y"] + box["height"] <= 650, target
+    # the house option from the keyboard: Tab to it, Space, the search runs again with it
+    pg.goto("/?cost=%7BU/P%7D")
+    wait_results(pg, 0)
+    pg.locator("#game-input").focus()
+    pg.keyboard.press("Tab")
+    sync_api.expect(pg.locator("#commander-input")).to_be_focused()
+    pg.keyboard.press("Tab")
+    sync_api.expect(pg.locator("#phyrexian-input")).to_be_focused()
+    pg.keyboard.press("Space")
+    sync_api.expect(pg.locator("#excluded")).to_be_hidden()
+    assert wait_results(pg) > 0
+    pg.goto("/?printed=Bonecrusher%20Giant")
+    wait_results(pg)
+    sync_api.expect(pg.locator("#results")).to_be_visible()
 
 
 def test_vendor_serves_only_the_font_css_and_files(base_url):
