@@ -69,6 +69,15 @@ def say(code: str, **params) -> Message:
     return Message(code, params)
 
 
+def gap(text: str) -> Message:
+    """A gap of the card source as stored (``PoolInfo.lacks``: English) as its message: a code of
+    ``source.gap.*``, or ``source.gap.other`` with the text where none says it (a newer version's)."""
+    for code in _GAP_CODES:
+        if WORDS[code] == text:
+            return Message(code)
+    return Message("source.gap.other", {"text": text})
+
+
 def word_of(family: str, key: str | None, **params) -> Message | str:
     """The message ``family.key`` (a zone's word, an event's type), or ``key`` as it is where the
     catalogue has none (a value a newer database holds)."""
@@ -179,7 +188,8 @@ def _language_of(t) -> str:
     if said is None:
         if len(_LANGUAGE_OF) >= 64:  # a process holds a few catalogues; tests make more
             _LANGUAGE_OF.clear()
-        said = _LANGUAGE_OF[t] = t.gettext(WORDS["language"]) or ENGLISH
+        msgid = WORDS["language"]  # not a literal in the call: make messages would extract "language"
+        said = _LANGUAGE_OF[t] = t.gettext(msgid) or ENGLISH
     return said
 
 
@@ -772,6 +782,14 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "source.embedded": N_("the embedded snapshot ({path})"),
     "source.file": N_("the file {path}"),
     "source.no_card": N_("holds no card"),
+    # what a card source is known to lack (cards/__init__.py KNOWN_GAPS, stored in English with the
+    # cards): each English is the stored text, exactly (``gap``)
+    "source.gap.french_names": N_("French names of cards printed after October 2018, and of many older sets"),
+    "source.gap.later_faces": N_("the cost, type and text of 344 later faces of multi-face cards printed after 2018 "
+                                 "(Stomp, of Bonecrusher Giant // Stomp): they offer no cost"),
+    "source.gap.legalities": N_("modern and pauper legalities of most cards printed after 2018, and every format but "
+                                "vintage, legacy, commander, modern and pauper"),
+    "source.gap.other": N_("{text}"),  # a gap stored by a newer version, as it is (English)
     "source.lacks_used": Nn_("lacks {n} card that stored games use ({cards})",
                              "lacks {n} cards that stored games use ({cards})"),
     "cards.importing": N_("importing {source}"),
@@ -857,3 +875,5 @@ ELIDED: dict[str, tuple[str, str]] = {
     "cli.could_be_none": ("player", Np_("before a vowel", "no card of {player}'s hand could be named {name} ({rule})")),
 }
 _VOWEL = re.compile(r"[aeiouàâäéèêëîïôöùûü]", re.IGNORECASE)  # as the console's (static/js/i18n.js)
+
+_GAP_CODES = tuple(code for code in WORDS if code.startswith("source.gap.") and code != "source.gap.other")

@@ -62,6 +62,8 @@ def test_health_describes_the_card_source(snapshot_client, pool):
     assert body["card_count"] == len(pool) == 34344
     # the embedded snapshot's known gaps (cards/README.md), also listed in the page footer
     assert body["lacks"] == KNOWN_GAPS[SNAPSHOT_2026_11_21] == list(pool.info.lacks)
+    assert [c["message_code"] for c in body["lack_codes"]] == [
+        "source.gap.french_names", "source.gap.later_faces", "source.gap.legalities"]
     assert body["legalities_known"] is True and body["french_known"] is True
     assert body["unresolved_bans"] == []  # Arrache-pensées and Sorcier devin are resolved in the CSV
     assert set(FORMATS) <= set(body["formats"])

@@ -161,12 +161,6 @@ def test_the_french_keyword_and_type_words_filter_as_the_english_ones(base_url):
     assert count(cost="aucun") == count(cost="none") > 0
 
 
-def test_every_gap_the_snapshot_is_known_to_lack_is_worded_by_the_catalogue():
-    from cards import KNOWN_GAPS
-    from mentalmagic.web.pages import _KNOWN_GAPS
-    assert {gap for gaps in KNOWN_GAPS.values() for gap in gaps} <= set(_KNOWN_GAPS)
-
-
 def test_a_french_page_completes_a_card_name_in_french(kept_context, base_url):
     pg = _game_page(kept_context, base_url, "fr-FR")
     command(pg, "ana pioche 2")

@@ -253,6 +253,38 @@ def test_health_words_its_reasons_and_its_source_in_the_language_asked(health_ap
     assert english["reasons"] == [f"the database {db} is gone"] and english["reason_codes"] == body["reason_codes"]
 
 
+def test_health_words_what_the_card_source_lacks_in_the_language_asked_and_as_codes(tmp_path, mini_card_db_path,
+                                                                                    mini_db_finder):
+    """/health's lacks: each gap stored in English (cards/__init__.py) worded in the request's
+    language, its code beside (lack_codes); a gap the catalogue has no code for, as stored. Every gap
+    the snapshot is known to lack has its code, so its French (was test_french_table's check)."""
+    import copy
+    import dataclasses
+
+    from cards import KNOWN_GAPS, SNAPSHOT_2026_11_21
+    from mentalmagic.messages import gap
+    from mentalmagic.runtime import Runtime
+    from mentalmagic.settings import Settings
+    from mentalmagic.web import create_app, schemas
+
+    assert [g for gaps in KNOWN_GAPS.values() for g in gaps if gap(g).code == "source.gap.other"] == []
+    pool = copy.copy(mini_db_finder.pool)
+    pool.info = dataclasses.replace(pool.info, lacks=(*KNOWN_GAPS[SNAPSHOT_2026_11_21], "a newer version's gap"))
+    db = support.fresh_games_db(mini_card_db_path, tmp_path / "lacks.sqlite")
+    client = create_app({"DATABASE": str(db), "RUNTIME": Runtime(db_path=db, pool=pool, finder=mini_db_finder),
+                         "SETTINGS": Settings(rate_limit=0, games_per_hour=0, access_log="0", health_interval=0)}
+                        ).test_client()
+    french, english = client.get(f"{API}/health", headers=FR).get_json(), client.get(f"{API}/health").get_json()
+    assert schemas.HealthOut().validate(french) == {}
+    assert english["lacks"] == list(pool.info.lacks)
+    assert french["lacks"] == ["les noms français des cartes imprimées après octobre 2018, et de nombreuses éditions "
+                               "plus anciennes", *french["lacks"][1:3], "a newer version's gap"]
+    assert not set(french["lacks"][:3]) & set(english["lacks"])
+    assert french["lack_codes"] == english["lack_codes"] == [
+        *({"message_code": f"source.gap.{c}", "params": {}} for c in ("french_names", "later_faces", "legalities")),
+        {"message_code": "source.gap.other", "params": {"text": "a newer version's gap"}}]
+
+
 @pytest.mark.parametrize("request_, says", [
     (b"GET /api/v1/health?lang=fr HTTP/1.1\r\nHost: arbiter\r\n\r\n", "ce client a trop de connexions ouvertes"),
     (b"GET /api/v1/health HTTP/1.1\r\nHost: arbiter\r\nAccept-Language: fr-CA,fr;q=0.9\r\n\r\n",

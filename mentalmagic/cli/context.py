@@ -10,9 +10,9 @@ from pathlib import Path
 
 import click
 
-from ..catalogue import primary, translations
+from ..catalogue import primary
 from ..errors import ArbiterError
-from ..messages import ENGLISH, said, say
+from ..messages import ENGLISH, chain, gap, said, say
 from ..pool import said_name
 from ..runtime import default_db_path, load_frozen, open_runtime, stale_source
 
@@ -88,8 +88,7 @@ def runtime(ctx: click.Context, lacks_note: bool = True):
             click.echo(say("cli.warning", why=warning), err=True)
         # a look-up's answer may depend on it (a game's moves don't): said once a day, or on --verbose
         if rt.pool.info.lacks and lacks_note and (obj.get("verbose") or _note_due(obj["db"])):
-            said = translations(obj.get("lang")).gettext  # the known gaps are the catalogue's (web/pages.py)
-            click.echo(say("cli.source_lacks", gaps="; ".join(said(gap) for gap in rt.pool.info.lacks)), err=True)
+            click.echo(say("cli.source_lacks", gaps=chain([gap(item) for item in rt.pool.info.lacks])), err=True)
     return obj["runtime"]
 
 

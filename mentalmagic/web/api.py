@@ -8,7 +8,7 @@ from .. import __version__, lookups
 from ..formats import FORMATS
 from ..identity import wubrg
 from ..index import CandidateQuery
-from ..messages import render
+from ..messages import gap, render
 from ..runtime import source_said
 from . import schemas
 from .encoding import Encoded, body_response, dumps
@@ -89,7 +89,8 @@ def _health_body(rt, reasons: list) -> dict:
         "source_label": render(source_said(info.source), translations()),  # in the request's language
         "card_count": len(rt.pool),
         "built_at": info.built_at,
-        "lacks": list(info.lacks),
+        "lacks": [render(gap(item), translations()) for item in info.lacks],  # in the request's language, and as codes
+        "lack_codes": [gap(item).as_json() for item in info.lacks],
         "legalities_known": info.legalities_known,
         "french_known": info.french_known,
         "formats": list(FORMATS),

@@ -12,11 +12,11 @@ import posixpath
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_from_directory
-from flask_babel import format_number, get_locale, get_translations, gettext
+from flask_babel import format_number, get_locale, get_translations
 
 from ..filterwords import KEYWORDS_SHOWN_FR, TYPES_SHOWN_FR
 from ..formats import DEFAULT_FORMAT, FORMATS
-from ..messages import N_, render
+from ..messages import gap, render
 from ..runtime import source_said
 from .i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES
 from .rules_strings import rule_set_labels
@@ -44,23 +44,12 @@ def _source_label(source: str) -> str:
     return render(source_said(source, short=True), get_translations())
 
 
-# The gaps cards/__init__.py knows of the shipped snapshot, stored in English with the card data:
-# marked here so that the catalogue words them (the footer shows each one in the page's language).
-_KNOWN_GAPS = (
-    N_("French names of cards printed after October 2018, and of many older sets"),
-    N_("the cost, type and text of 344 later faces of multi-face cards printed after 2018 "
-       "(Stomp, of Bonecrusher Giant // Stomp): they offer no cost"),
-    N_("modern and pauper legalities of most cards printed after 2018, and every format but vintage, "
-       "legacy, commander, modern and pauper"),
-)
-
-
 def _lacks(lacks: tuple[str, ...]) -> list[tuple[str, str]]:
-    """Each gap as (text, its language): the catalogue's words, else the stored English, marked."""
+    """Each gap as (text, its language): the catalogue's words (messages.gap), else the stored English, marked."""
     out = []
     for item in lacks:
-        said = gettext(item)
-        out.append((said, str(get_locale()) if said != item or item in _KNOWN_GAPS else "en"))
+        said = gap(item)
+        out.append((render(said, get_translations()), "en" if said.code == "source.gap.other" else str(get_locale())))
     return out
 
 

@@ -188,7 +188,10 @@ class HealthOut(Out):
         "description": "the source in the request's language (the embedded snapshot, a file by its path)"})
     card_count = fields.Integer(required=True)
     built_at = fields.String(required=True)
-    lacks = fields.List(fields.String(), required=True)
+    lacks = fields.List(fields.String(), required=True, metadata={
+        "description": "what the card source is known to lack, each in the request's language"})
+    lack_codes = fields.List(fields.Dict(), required=True, metadata={
+        "description": "the same gaps as {message_code, params}, stable across languages"})
     legalities_known = fields.Boolean(required=True)
     french_known = fields.Boolean(required=True)
     formats = fields.List(fields.String(), required=True)
