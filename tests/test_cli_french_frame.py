@@ -13,6 +13,7 @@ Core tier: the CLI over a real SQLite database imported from the mini pool's car
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from pathlib import Path
@@ -100,6 +101,7 @@ def _fragments(text: str) -> set[str]:
     return out
 
 
+@functools.cache
 def _catalogue():
     with open(TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po", "rb") as fh:
         return read_po(fh)
@@ -110,13 +112,15 @@ def _english() -> list[str]:
     return [text for words in WORDS.values() for text in (words if isinstance(words, tuple) else (words,))] + HELP
 
 
-def english_words() -> set[str]:
+@functools.cache
+def english_words() -> frozenset[str]:
     """The literal words of every message's English and every help text, but those French says alike
     (Pentaland, Mental Magic)."""
-    return {f for text in _english() for f in _fragments(text)} - french_words(every=True)
+    return frozenset({f for text in _english() for f in _fragments(text)} - french_words(every=True))
 
 
-def french_words(every: bool = False) -> set[str]:
+@functools.cache
+def french_words(every: bool = False) -> frozenset[str]:
     """The literal words of the French of the CLI's own messages (``cli.*``, click's, the help texts),
     or of every message."""
     wanted = {w for code, words in WORDS.items() if every or code.startswith(("cli.", "click."))
@@ -128,9 +132,25 @@ def french_words(every: bool = False) -> set[str]:
             for text in m.string if isinstance(m.string, tuple) else (m.string,):
                 out |= _fragments(text)
     if every:
-        return out
+        return frozenset(out)
     english = "\n".join(_english())
-    return {f for f in out if not re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", english)}  # "deck", "Pentaland"
+    return frozenset(f for f in out if not _occurs(f, english))  # "deck", "Pentaland"
+
+
+def _occurs(word: str, text: str) -> bool:
+    r"""Does ``word`` stand in ``text`` as a word (no letter, digit, _ or - beside it)? As the
+    pattern ``(?<![\w-])word(?![\w-])`` says, without compiling one for each of thousands of words."""
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if not (start and _wordish(text[start - 1])) and not (end < len(text) and _wordish(text[end])):
+            return True
+        start = text.find(word, start + 1)
+    return False
+
+
+def _wordish(c: str) -> bool:
+    return c.isalnum() or c in "_-"
 
 
 def _data_words(pool) -> re.Pattern:
@@ -145,14 +165,19 @@ def _data_words(pool) -> re.Pattern:
     return re.compile(r"— [^—\n]*\(en\)$|\[\w+\]$|" + "|".join(re.escape(a) for a in alternatives), re.M)
 
 
-def shown(words: set[str], lines: list[str], data: re.Pattern) -> list[tuple[str, str]]:
-    found = []
+@functools.cache
+def _patterns(words: frozenset[str]) -> list[tuple[str, re.Pattern]]:
     # compiled once: thousands of words overflow re's cache, which then compiled each one for every line
-    patterns = [(w, re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")) for w in words]
+    return [(w, re.compile(rf"(?<![\w-]){re.escape(w)}(?![\w-])")) for w in words]
+
+
+def shown(words: frozenset[str], lines: list[str], data: re.Pattern) -> list[tuple[str, str]]:
+    found = []
+    patterns = _patterns(words)
     for line in lines:
         text = CODE.sub("", data.sub("", line))
         for w, pattern in patterns:
-            if pattern.search(text):
+            if w in text and pattern.search(text):  # `in` first: far quicker than a pattern that starts looking behind
                 found.append((w, line))
     return found
 
