@@ -66,3 +66,17 @@ def test_a_check_within_a_game_is_answered_anew_when_a_name_is_taken_and_in_each
     for lang in ("en", "fr"):
         taken = verdict(lang)
         assert taken["legal"] is False and [r["rule"] for r in taken["reasons"]] == ["704.2"], taken
+
+
+def test_a_question_without_a_game_is_resolved_per_card_pool(client, snapshot_client):
+    """The same query string, resolved once and kept (api.load_query), answers from each app's own
+    pool: the mini pool's few cards of {R}, the snapshot's many; and a card only one pool holds is
+    found there and refused (404) by the other, each time."""
+    path = f"{API}/candidates?printed={quote('Lightning Bolt')}"
+    for _ in range(2):
+        mini, full = (checked(c.get(path)).get_json()["count"] for c in (client, snapshot_client))
+        assert 0 < mini < full, (mini, full)
+    only_full = f"{API}/candidates?printed={quote('Storm Crow')}"
+    for _ in range(2):
+        assert checked(snapshot_client.get(only_full)).status_code == 200
+        assert_envelope(checked(client.get(only_full)), 404)

@@ -33,6 +33,21 @@ class JSONProvider(OrjsonProvider):
         return json.loads(s, parse_int=_read_int)
 
 
+class ArbiterFlask(Flask):
+    """Flask, asking once per function whether it is a coroutine: Flask asks for every hook and
+    view on every request (``inspect.iscoroutinefunction``, five a request here: docs/performance.md)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._synced: dict = {}
+
+    def ensure_sync(self, func):
+        sync = self._synced.get(func)
+        if sync is None:
+            sync = self._synced[func] = super().ensure_sync(func)
+        return sync
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app. ``test_config`` may pass DATABASE, a preloaded RUNTIME and SETTINGS, and
     POOL_CACHE_LATER (``mentalmagic serve``: a first start's pool cache written once it answers,
@@ -41,7 +56,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     Without a RUNTIME the self-check runs first and raises ``StartupError`` (one line) on
     a broken card file, database or card tables.
     """
-    app = Flask(__name__, instance_path=str(default_db_path().parent))
+    app = ArbiterFlask(__name__, instance_path=str(default_db_path().parent))
     app.json_provider_class = JSONProvider
     app.json = JSONProvider(app)
     app.config.from_mapping(

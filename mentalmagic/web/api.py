@@ -52,11 +52,27 @@ def load_query(schema) -> tuple[dict, CandidateQuery]:
     commas) the identity to answer within."""
     args, format_given = loaded_args(schema)
     rt = runtime()
-    return args, lookups.candidate_query(
-        rt.finder, printed=args.get("printed"), cost=args.get("cost"), fmt=args["format"] if format_given else None,
-        phyrexian_as_hybrid=args.get("phyrexian_as_hybrid"), type_=args.get("type"), keyword=args.get("keyword"),
-        commanders=args.get("commander", ()), games=rt.games, game=args.get("game"), player=args.get("player"),
-        rules=args.get("rules"))
+
+    def asked() -> CandidateQuery:
+        return lookups.candidate_query(
+            rt.finder, printed=args.get("printed"), cost=args.get("cost"), fmt=args["format"] if format_given else None,
+            phyrexian_as_hybrid=args.get("phyrexian_as_hybrid"), type_=args.get("type"), keyword=args.get("keyword"),
+            commanders=args.get("commander", ()), games=rt.games, game=args.get("game"), player=args.get("player"),
+            rules=args.get("rules"))
+
+    if args.get("game"):  # a game's part is kept per game version (lookups._from_game), not per query string
+        return args, asked()
+    # without a game, the question is the query string's alone: resolved once per finder (a refusal raises, never kept)
+    query = request.query_string
+    key = (schema, query, id(rt.finder))
+    kept = _ASKED.get(key)
+    if kept is None or kept[0] is not rt.finder:
+        kept = (rt.finder, asked())
+        _ASKED.keep(key, len(query), kept)
+    return args, kept[1]
+
+
+_ASKED = Remembered(entries=8192, longest=1024)  # as _LOADED; each holds its finder, so its id stays its own
 
 
 def within(q: CandidateQuery) -> dict:
