@@ -5,6 +5,7 @@ another cost, taken, and outside a commander's identity."""
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 
 import pytest
 
@@ -14,9 +15,19 @@ from mentalmagic.storage.carddb import CardsAsked
 
 
 def _sample(pool, n: int, seed: int):
-    """``n`` cards a game may hold, one of them with no mana cost (D2: it matches only no mana cost)."""
+    """``n`` cards a game may hold: one with no mana cost (D2: it matches only no mana cost); a third
+    of the rest drawn by card, so mostly of the common costs ({1}{W}: a thousand cards, a long list
+    to match whole); the others by cost, every printed cost alike, one card of each cost drawn:
+    the rare readings (hybrid, Phyrexian, X, a split card's halves, ~900 costs) that a draw by card
+    seldom meets, and whose few cards a naming reads at once."""
+    rnd = random.Random(seed)
     printed = [c for c in pool.cards if c.in_library and c.nameables()]
-    return [pool.lookup("Ancestral Vision"), *random.Random(seed).sample(printed, n - 1)]
+    by_cost = defaultdict(list)
+    for card in printed:
+        by_cost[tuple(str(cost) for cost in card.printed_costs)].append(card)
+    common = rnd.sample(printed, (n - 1) // 3)
+    rare = [rnd.choice(by_cost[cost]) for cost in rnd.sample(sorted(by_cost), n - 1 - len(common))]
+    return [pool.lookup("Ancestral Vision"), *common, *rare]
 
 
 def _by_cost(card_db_path, printed, hybrid=False, named=None) -> CandidateFinder:
