@@ -111,8 +111,11 @@ class Served:
             self.proc.wait(20)
         except subprocess.TimeoutExpired:
             pass
-        with contextlib.suppress(ProcessLookupError):
-            time.sleep(0.2)
+        with contextlib.suppress(ProcessLookupError):  # raised once nothing of the group is left
+            gone_by = time.monotonic() + 0.2  # what the master left behind has that long to go
+            while time.monotonic() < gone_by:
+                os.killpg(self.proc.pid, 0)
+                time.sleep(0.01)
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
         self.log.close()
