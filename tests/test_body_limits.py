@@ -4,6 +4,7 @@ sees the request. Tested against `mentalmagic serve` with real bodies sent over 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
@@ -11,12 +12,28 @@ import urllib.error
 import urllib.request
 
 import pytest
-from test_serving import get, serve  # noqa: F401 - the fixture, used by name
+from test_serving import get, served_tiny
 
 pytestmark = pytest.mark.processes
 
 API = "/api/v1"
 MB = 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def port_of(tmp_path_factory):
+    """The port of `mentalmagic serve ARGS`, one server for each ARGS for the whole module, started
+    when first asked for: the tests send it bodies it refuses, and make a game and a deck of their
+    own to name, nothing another test reads."""
+    ports = {}
+    with contextlib.ExitStack() as servers:
+        def port(*args: str) -> int:
+            if args not in ports:
+                start = servers.enter_context(served_tiny(tmp_path_factory.mktemp("served")))
+                ports[args] = start(*args)[1]
+            return ports[args]
+
+        yield port
 
 
 def send(port: int, method: str, path: str, size: int, chunked: bool = False,
@@ -87,8 +104,8 @@ def write_routes(port: int) -> list[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("server", ["waitress", "gunicorn"])
 @pytest.mark.parametrize("size", [2 * MB, 12 * MB])
-def test_a_body_too_large_gets_the_envelope_on_every_write_route(serve, size, server):  # noqa: F811
-    _, port = serve("--server", server, "--workers", "1")
+def test_a_body_too_large_gets_the_envelope_on_every_write_route(port_of, size, server):
+    port = port_of("--server", server, "--workers", "1")
     routes = write_routes(port)
     said = {(m, p.split("/")[3], p.split("/")[-1]) for m, p, _ in routes}  # (method, "games", last part)
     assert {("POST", "games", "games"), ("POST", "decks", "decks"), ("POST", "games", "actions")} <= said, said
@@ -102,17 +119,17 @@ def test_a_body_too_large_gets_the_envelope_on_every_write_route(serve, size, se
         assert error["message"].startswith("the request body is too large"), error
 
 
-def test_a_chunked_body_too_large_gets_the_envelope_too(serve):  # noqa: F811
-    _, port = serve("--server", "waitress", "--workers", "2")
+def test_a_chunked_body_too_large_gets_the_envelope_too(port_of):
+    port = port_of("--server", "waitress", "--workers", "2")
     for path in (f"{API}/games", f"{API}/decks"):
         status, headers, body = send(port, "POST", path, 12 * MB, chunked=True)
         assert status == 413 and headers["content-type"].startswith("application/json"), (path, body[:200])
         assert json.loads(body)["error"]["code"] == "too_large"
 
 
-def test_what_waitress_refuses_before_the_app_is_in_the_envelope_too(serve):  # noqa: F811
+def test_what_waitress_refuses_before_the_app_is_in_the_envelope_too(port_of):
     """Headers over the limit (431) and a header with a NUL byte (400) never reach the app."""
-    _, port = serve("--server", "waitress", "--workers", "1")
+    port = port_of("--server", "waitress", "--workers", "1")
     for extra, status, code in ((b"X-Big: " + b"a" * (65 * 1024), 431, "headers_too_large"),
                                 (b"X-Bad: a\x00b", 400, "bad_request")):
         with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
@@ -125,8 +142,8 @@ def test_what_waitress_refuses_before_the_app_is_in_the_envelope_too(serve):  # 
 
 
 @pytest.mark.parametrize("size", [2 * MB, 12 * MB])
-def test_the_refusal_is_worded_in_the_requests_language(serve, size):  # noqa: F811
-    _, port = serve("--server", "waitress", "--workers", "1")
+def test_the_refusal_is_worded_in_the_requests_language(port_of, size):
+    port = port_of("--server", "waitress", "--workers", "1")
     status, _, body = send(port, "POST", f"{API}/games", size, lang="fr-FR,fr;q=0.9")
     error = json.loads(body)["error"]
     assert status == 413 and error["message"].startswith("le corps de la requête est trop grand"), error

@@ -8,6 +8,7 @@ import sqlite3
 
 import pytest
 from served import Served, call, tiny_env
+from support import fresh_games_db
 from test_importers import TINY, write
 from test_startup import assert_refused, start
 
@@ -21,12 +22,14 @@ def card_count(db) -> tuple[int, int]:
             conn.execute("select card_count from card_source").fetchone()[0]
 
 
-@pytest.fixture
-def played(tmp_path):
-    """A database of TINY's cards holding a game of Ornithopters, one of them named Black Lotus."""
-    env = tiny_env(tmp_path)
-    db = tmp_path / "arbiter.sqlite"
-    server = Served(env, "--workers", "1", log=tmp_path / "server.log")
+@pytest.fixture(scope="module")
+def played_once(tmp_path_factory):
+    """A database of TINY's cards holding a game of Ornithopters, one of them named Black Lotus, as
+    the server that played it left it."""
+    folder = tmp_path_factory.mktemp("played")
+    env = tiny_env(folder)
+    db = folder / "arbiter.sqlite"
+    server = Served(env, "--workers", "1", log=folder / "server.log")
     try:
         status, game, _ = call(server.port, "POST", "/games", {
             "format": "all", "players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Ornithopter"] * 3})
@@ -42,6 +45,12 @@ def played(tmp_path):
     finally:
         server.stop()
     return db
+
+
+@pytest.fixture
+def played(played_once, tmp_path):
+    """A copy of that database for one test (a test may replace its tables), its pool cache beside it."""
+    return fresh_games_db(played_once, tmp_path / "arbiter.sqlite")
 
 
 def only(*names: str) -> dict:

@@ -4,6 +4,7 @@ is stopped within a bounded time."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -33,16 +34,17 @@ def get(port: int, path: str) -> tuple[int, dict]:
         return resp.status, json.loads(resp.read())
 
 
-@pytest.fixture
-def serve(tmp_path):
-    """Start `mentalmagic serve ARGS` on a fresh database of the tiny card file; stop it after."""
+@contextlib.contextmanager
+def served_tiny(folder: Path):
+    """Start `mentalmagic serve ARGS` on a fresh database of the tiny card file in ``folder``; stop
+    every server started, after."""
     procs = []
 
     def start(*args, cpus=None) -> tuple[subprocess.Popen, int]:
         """``cpus``: the only cores the server may run on (its affinity), where the system lets us say."""
         port = free_port()
-        env = {**os.environ, "MENTALMAGIC_DB": str(tmp_path / "db" / "mentalmagic.sqlite"),
-               "MENTALMAGIC_CARDS": str(write(tmp_path / "AtomicCards.json", TINY)),
+        env = {**os.environ, "MENTALMAGIC_DB": str(folder / "db" / "mentalmagic.sqlite"),
+               "MENTALMAGIC_CARDS": str(write(folder / "AtomicCards.json", TINY)),
                "MENTALMAGIC_RATE_LIMIT": "0", "MENTALMAGIC_GAMES_PER_HOUR": "0"}
         proc = subprocess.Popen([str(MENTALMAGIC), "serve", "--port", str(port), *args], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
@@ -59,17 +61,26 @@ def serve(tmp_path):
                 time.sleep(0.05)
         pytest.fail("the server did not answer")
 
-    yield start
-    for proc in procs:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(10)
-        proc.stdout.close()
-        proc.stderr.close()
+    try:
+        yield start
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(10)
+            proc.stdout.close()
+            proc.stderr.close()
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """``served_tiny`` for one test."""
+    with served_tiny(tmp_path) as start:
+        yield start
 
 
 def workers_of(pid: int) -> list[int]:
