@@ -6,11 +6,15 @@ the app served by waitress. Every body the script sends is one of the generated,
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import json
+import shutil
 import subprocess
 import sys
 import typing
+from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 from support import served
@@ -20,19 +24,43 @@ pytestmark = [pytest.mark.snapshot, pytest.mark.processes]
 PACKAGE = "mm_generated_client"
 
 
+ROOT = Path(__file__).resolve().parents[1]
+KEPT = ROOT / ".pytest_cache" / "generated-client"  # ignored by git; `make clean` removes it
+CONFIG = "post_hooks: []\n"  # no formatter run: the code is only imported
+
+
+def generate(document: bytes, package: Path) -> None:
+    """openapi-python-client's client for ``document``, written to ``package``. What it writes depends
+    on the document, its config, its own version and the packages it runs on (all pinned in
+    requirements-dev.txt) and Python: a run of all the same copies the package an earlier run
+    generated without a warning, kept in .pytest_cache under a key of them; any change generates anew."""
+    key = hashlib.sha256(b"\0".join([document, CONFIG.encode(), (ROOT / "requirements-dev.txt").read_bytes(),
+                                      version("openapi-python-client").encode(), sys.version.encode()]))
+    kept = KEPT / key.hexdigest()[:32]
+    if (kept / "done").exists():
+        with contextlib.suppress(OSError):  # gone meanwhile (another run's newer one): generate it here
+            shutil.copytree(kept / PACKAGE, package)
+            return
+        shutil.rmtree(package, ignore_errors=True)
+    folder = package.parent
+    (folder / "openapi.json").write_bytes(document)
+    (folder / "config.yaml").write_text(CONFIG, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path",
+                          str(folder / "openapi.json"), "--output-path", str(package), "--meta", "none",
+                          "--config", str(folder / "config.yaml")], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "Warning" not in run.stdout + run.stderr, run.stdout + run.stderr  # nothing skipped nor left untyped
+    with contextlib.suppress(OSError):  # a read-only checkout keeps nothing: the next run generates it again
+        shutil.rmtree(KEPT, ignore_errors=True)  # only the latest is kept
+        shutil.copytree(package, kept / PACKAGE, ignore=shutil.ignore_patterns("__pycache__"))
+        (kept / "done").touch()
+
+
 @pytest.fixture(scope="module")
 def generated(app, tmp_path_factory):
     """The generated client package, imported from a temporary folder."""
     folder = tmp_path_factory.mktemp("generated")
-    document = folder / "openapi.json"
-    document.write_text(json.dumps(app.test_client().get("/api/v1/openapi.json").get_json()), encoding="utf-8")
-    config = folder / "config.yaml"
-    config.write_text("post_hooks: []\n", encoding="utf-8")  # no formatter run: the code is only imported
-    run = subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path", str(document),
-                          "--output-path", str(folder / PACKAGE), "--meta", "none", "--config", str(config)],
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "Warning" not in run.stdout + run.stderr, run.stdout + run.stderr  # nothing skipped nor left untyped
+    generate(json.dumps(app.test_client().get("/api/v1/openapi.json").get_json()).encode(), folder / PACKAGE)
     sys.path.insert(0, str(folder))
     try:
         yield importlib.import_module(PACKAGE)
