@@ -48,7 +48,7 @@ from .game import LEAVE_RULE, LEFT, PUBLIC_ZONES, Event, GameSetup, GameState, c
 from .index import CandidateFinder
 from .messages import ALREADY_NAMED, Message, say
 from .names import fold
-from .naming import PLAYED_AS, Naming, check_turn_up_via
+from .naming import PLAYED_AS, Naming, check_turn_up_via, via_word
 from .permissions import authorize, for_whom, player_in
 from .rulesets import DEFAULT_RULES, LandPlay, face_down_refusal, holds_land_name, is_face_card, land_play_refusal
 from .zones import (
@@ -426,7 +426,7 @@ def _check_face_down_via(ctx: _Context, via: str) -> None:
     rules = ctx.naming.rules
     rule = face_down_refusal(rules, via) if rules is not None else None
     if rule is not None:
-        raise FaceDownRefused("rules.face_down_refused", rule=rule, via=via, rules=rules.key)
+        raise FaceDownRefused("rules.face_down_refused", rule=rule, via=via_word(via), rules=rules.key)
 
 
 def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, face_down_asked: bool | None) -> None:

@@ -23,7 +23,7 @@ from .cards import Card
 from .closenames import name_variants, suggestions
 from .errors import InvalidInput, NotFound
 from .formats import FORMATS
-from .messages import Message, say
+from .messages import Message, say, word_of
 from .names import fold
 from .pool import CardPool
 
@@ -238,7 +238,8 @@ def parse_deck(text: str, pool: CardPool, *, suggest: bool = True) -> Deck:
             problems.append(Problem(number, shown, say("deck.no_card", name=form.name), hints))
         elif not card.in_library:  # a plane, a scheme, a token...: "Llanowar" may have meant Llanowar Elves
             hints = suggestions(form.name, pool) if hint else ()
-            problems.append(Problem(number, shown, say("deck.not_library", card=card.said_name, layout=card.layout),
+            what = word_of("layout", card.layout)  # a token, an emblem...
+            problems.append(Problem(number, shown, say("deck.not_library", card=card.said_name, layout=what),
                                     hints, rule="700.2"))
         elif size + form.count > MAX_SIZE:
             problems.append(Problem(number, shown, say("deck.too_big", n=MAX_SIZE, size=size)))

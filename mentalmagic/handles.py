@@ -17,7 +17,8 @@ from dataclasses import replace
 
 from .errors import ArbiterError, UnknownGameCard
 from .game import GameSetup, GameState
-from .messages import Message
+from .grammar import handle_of
+from .messages import CardRef, Message, card_ref
 from .permissions import Caller
 from .zones import HAND, LIBRARY, REMOVED, CardState
 
@@ -123,16 +124,38 @@ class Viewer:
         return replace(command, **changes) if changes else command
 
     def error(self, e: ArbiterError) -> ArbiterError:
-        """``e`` with every card id the caller can't see replaced by the handle they know it by."""
-        if self.caller.is_judge:
-            return e
-        for c in self.state.cards.values():
-            if c.id in repr(e.said) or c.id in repr(e.fields):
-                if not sees(c, self.caller):
-                    handle = self.shown(c)
-                    e.said = _replaced(e.said, c.id, handle)
-                    e.fields = _replaced(e.fields, c.id, handle)
+        """``e`` naming each card as its caller knows it (D15): a card they can't see by the handle
+        they know it by, everywhere; in its words, a card they see by its number (#N, as the page and
+        `show` number it), never by an id no page shows. Its JSON keeps that card's id (``params``,
+        and ``fields``' keys: what an action takes back)."""
+        said = repr(e.said) + repr(e.fields)
+        named = [c for c in self.state.cards.values() if c.id in said]
+        refs = {}
+        for c in named:
+            if sees(c, self.caller):
+                refs[c.id] = c.id
+            else:
+                handle = self.shown(c)
+                e.said = _replaced(e.said, c.id, handle)
+                e.fields = _replaced(e.fields, c.id, handle)
+        if refs:
+            numbers = handle_of(self.setup)
+            refs = {cid: card_ref(cid, numbers[cid]) for cid in refs if cid in numbers}
+            e.said, e.fields = _referred(e.said, refs), _referred(e.fields, refs)
         return e
+
+
+def _referred(value, refs: dict[str, CardRef]):
+    """``value`` with each parameter that is a card's id as that card's ``CardRef``; keys as they are."""
+    if type(value) is str:
+        return refs.get(value, value)
+    if isinstance(value, Message):
+        return Message(value.code, {k: _referred(v, refs) for k, v in value.params.items()})
+    if isinstance(value, dict):
+        return {k: _referred(v, refs) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_referred(v, refs) for v in value]
+    return value
 
 
 def _replaced(value, old: str, new: str):

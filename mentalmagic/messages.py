@@ -99,6 +99,20 @@ def card_name(name: str, french: str | None = None) -> CardName:
     return out
 
 
+class CardRef(str):
+    """A card of a game named in a message: its id (or the handle a player knows a card hidden from
+    them by) in JSON, worded as the number its reader knows it by, #N on the page and in `show`
+    (handles.Viewer.error, D15). A plain str everywhere else."""
+
+    number: str = ""
+
+
+def card_ref(ref: str, number: str) -> CardRef:
+    out = CardRef(ref)
+    out.number = number
+    return out
+
+
 def _joined(code: str, items) -> Message | str:
     items = list(items)
     if not items:
@@ -171,6 +185,8 @@ def _word(value, t) -> str:
         return value
     if isinstance(value, Message):
         return render(value, t)
+    if isinstance(value, CardRef):
+        return "#" + value.number
     if isinstance(value, CardName) and _language_of(t) != WORDS["language"]:
         return value.french or render(Message("name.english", {"name": str(value)}), t)
     if isinstance(value, list | tuple):
@@ -467,6 +483,18 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "face_down.wrong_via.field": N_("a {played} card has no {via}"),
     "face_up.filter": N_("it must {must}"),
     "face_up.any_name": N_("any name of the same cost"),
+    # the codes a message names, worded (word_of): how a card goes face down or turns face up
+    # (zones.VIAS), a keyword and a type a face-down card's name must have (naming.VIA_FILTERS)
+    "via.morph": N_("morph"),
+    "via.megamorph": N_("megamorph"),
+    "via.disguise": N_("disguise"),
+    "via.manifest": N_("manifest"),
+    "via.cloak": N_("cloak"),
+    "via.effect": N_("an effect"),
+    "keyword.morph": N_("morph"),
+    "keyword.megamorph": N_("megamorph"),
+    "keyword.disguise": N_("disguise"),
+    "card_type.creature": N_("creature"),
     "face_up.free": Nn_("{n} legal name is still free, e.g. {names}", "{n} legal names are still free, e.g. {names}"),
     "face_up.window": N_("705.4a allows only the names free when it went face down: {names}"),
     "face_up.none": N_("no legal name remains: turning it face up without a name records the game loss (D8)"),
@@ -672,7 +700,15 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "deck.too_long.field": N_("at most {n} characters"),
     "deck.unreadable": N_("unreadable line"),
     "deck.no_card": N_("no card named '{name}'"),
-    "deck.not_library": N_("{card} is a {layout} card, not one a library holds"),
+    "deck.not_library": N_("{card} is {layout}, not a card a library holds"),
+    # what such a card is, by its layout (cards.NON_LIBRARY_LAYOUTS)
+    "layout.planar": N_("a Planechase card"),
+    "layout.scheme": N_("an Archenemy scheme"),
+    "layout.vanguard": N_("a Vanguard card"),
+    "layout.token": N_("a token"),
+    "layout.emblem": N_("an emblem"),
+    "layout.art_series": N_("an art card"),
+    "layout.meld_result": N_("the back of a meld pair"),
     "deck.too_big": N_("the deck would hold more than {n} cards ({size} before this line)"),
     "flag.banned": N_("{card} is banned in Mental Magic: no card may be named it"),
     "flag.watched": N_("{card} is on Mental Magic's watch list: allowed, but worth a word before the game"),

@@ -11,7 +11,7 @@ from .commander import commander_cards, identity_of, whose
 from .errors import AlreadyNamed, FaceDownRefused, NameTaken, NotACandidate
 from .identity import Identity
 from .index import CandidateFinder, Verdict
-from .messages import Message, both, chain, either, say
+from .messages import Message, both, chain, either, say, word_of
 from .names import fold
 from .pool import said_name
 from .registry import NameRegistry
@@ -60,10 +60,24 @@ def fits(face, type_: str | None, groups: Keywords) -> bool:
     return face.fits(type_) and all(any(face.has_keyword(k) for k in g) for g in groups)
 
 
+def _keywords(group: tuple[str, ...]) -> Message | str:
+    """'morph or megamorph', each keyword worded (a French reader reads 'mue ou mégamue')."""
+    return either([word_of("keyword", k) for k in group])
+
+
+def _type(type_: str) -> Message | str:
+    return word_of("card_type", type_)
+
+
+def via_word(via: str | None) -> Message | str:
+    """How a card went face down or turns face up (zones.VIAS), worded: 'by an effect', 'par un effet'."""
+    return word_of("via", via)
+
+
 def _musts(type_: str | None, groups: Keywords) -> Message:
     """What every name must be: 'have morph or megamorph and be a creature', as a message."""
-    musts = [say("must.have", keywords=either(g)) for g in groups] + ([say("must.be", type=type_)] if type_ else [])
-    return both(musts)
+    musts = [say("must.have", keywords=_keywords(g)) for g in groups]
+    return both(musts + [say("must.be", type=_type(type_))] if type_ else musts)
 
 
 def lacking(faces, type_: str | None, groups: Keywords) -> Message | None:
@@ -72,10 +86,10 @@ def lacking(faces, type_: str | None, groups: Keywords) -> Message | None:
     faces = list(faces)
     if any(fits(f, type_, groups) for f in faces):
         return None
-    missing = [say("lacks.keyword", keywords=either(g)) for g in groups
+    missing = [say("lacks.keyword", keywords=_keywords(g)) for g in groups
                if not any(any(f.has_keyword(k) for k in g) for f in faces)]
     if type_ and not any(f.fits(type_) for f in faces):
-        missing.append(say("lacks.type", type=type_))
+        missing.append(say("lacks.type", type=_type(type_)))
     return both(missing) or say("lacks.ability")
 
 
@@ -85,8 +99,9 @@ def check_turn_up_via(face_down_via: str | None, turn_up_via: str) -> None:
     played = PLAYED_AS.get(face_down_via or "")
     wanted = VIA_FILTERS[turn_up_via][1]
     if played and wanted and played not in wanted:
-        raise FaceDownRefused("face_down.wrong_via", played=played, via=turn_up_via, rule="705.4",
-                              fields={"via": [say("face_down.wrong_via.field", played=played, via=turn_up_via)]})
+        words = {"played": word_of("keyword", played), "via": via_word(turn_up_via)}
+        raise FaceDownRefused("face_down.wrong_via", **words, rule="705.4",
+                              fields={"via": [say("face_down.wrong_via.field", **words)]})
 
 
 @dataclass(frozen=True)
@@ -176,7 +191,7 @@ class Naming:
             missing = lacking([n.face], choice.type_, choice.keywords)
             why = (say("name.has", name=n.said_name, missing=missing) if missing
                    else say("name.not_legal_here", name=n.said_name))
-            raise NotACandidate("face_up.unfit", why=why, via=choice.via, filter=choice.describe_filter(),
+            raise NotACandidate("face_up.unfit", why=why, via=via_word(choice.via), filter=choice.describe_filter(),
                                 rule="705.4", fields={"name": [why]})
         if n.key in {fold(x) for x in choice.free}:
             return n, None

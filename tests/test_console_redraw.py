@@ -164,7 +164,7 @@ def test_the_command_line_asks_the_same_names_in_french_by_the_keyboard(guarded,
     pg.keyboard.press("Enter")  # Enter checks the names, as the button does
     refusal = dialog.get_by_role("status")
     expect(refusal).to_contain_text("Refusé ; rien n’a changé.")
-    expect(refusal).to_contain_text("Choc : pas de morph")
+    expect(refusal).to_contain_text("Choc : pas de mue ; une carte retournée face visible par un effet")
     expect(refusal.locator("abbr.rule")).to_have_text("règle 705.4")
     expect(field).to_be_focused()
     assert recorded(base_url, game) == before

@@ -163,8 +163,8 @@ def test_d13d_the_refusal_says_each_missing_keyword_once_in_english_and_french(f
     err = t.refused(ANA, errors.NotACandidate, type="turn_face_up", card="c1", via="morph", name="Lightning Bolt")
     english, french = text(err.said, "en"), text(err.said, "fr")
     assert english.startswith("Lightning Bolt has no morph: ") and "megamorph" not in english, english
-    assert english.count("morph") == french.count("morph") == 3, (english, french)  # the missing, the via, the must
-    assert french.startswith("Foudre : pas de morph ; une carte retournée") and "megamorph" not in french, french
+    assert english.count("morph") == french.count("mue") == 3, (english, french)  # the missing, the via, the must
+    assert french.startswith("Foudre : pas de mue ; une carte retournée") and "mégamue" not in french, french
 
 
 # -- D13(e): names taken by an opponent who has since left still count for 705.4a --------------------

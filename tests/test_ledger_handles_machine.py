@@ -12,6 +12,7 @@ links no hidden card to anything the rules don't show them.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import replace
 
@@ -27,8 +28,8 @@ from mentalmagic.commands import Draw
 from mentalmagic.errors import ArbiterError
 from mentalmagic.game import Event, Game, GameState, replay
 from mentalmagic.handles import sees, viewer
-from mentalmagic.messages import Message
-from mentalmagic.permissions import Caller
+from mentalmagic.messages import Message, render
+from mentalmagic.permissions import JUDGE, Caller
 from mentalmagic.views import game_view, names_view, player_events
 from mentalmagic.zones import HAND
 
@@ -66,6 +67,15 @@ def transcript(setup, events: list[Event], pid: str, pool) -> str:
     return json.dumps(shown, sort_keys=True, default=_said)
 
 
+def _worded(fields) -> list[str]:
+    """A refusal's fields' messages, worded (their keys are ids: what an action takes back)."""
+    if isinstance(fields, dict):
+        return [w for v in fields.values() for w in _worded(v)]
+    if isinstance(fields, list | tuple):
+        return [w for v in fields for w in _worded(v)]
+    return [render(fields)]
+
+
 def _said(value):
     """A view's words not yet worded (704.4's note is a Message since #19): as a bot reads them."""
     if isinstance(value, Message):
@@ -99,10 +109,24 @@ class HiddenLedger(RuleBasedStateMachine):
         actor, is_judge, command = data.draw(commands(self.state, self.finder))
         try:
             e = decide(self.state, SETUP, self.finder, command, actor, is_judge)
-        except ArbiterError:
+        except ArbiterError as refused:
+            self._refusal_names_each_card_as_its_caller_knows_it(refused, JUDGE if is_judge else Caller(actor))
             return
         event(f"accepted {command.type}")
         self._append(e)
+
+    def _refusal_names_each_card_as_its_caller_knows_it(self, e: ArbiterError, caller: Caller) -> None:
+        """A refusal as its caller reads it (services._decide): no card hidden from them by its id,
+        in its JSON or its words; in its words, no card by its id at all (#N, or a handle)."""
+        e = viewer(SETUP, self.state, caller).error(e)
+        bot = json.dumps([e.said.as_json(), e.fields], default=_said)
+        words = " ".join([render(e.said), *_worded(e.fields)])
+        for c in self.state.cards.values():
+            said = re.compile(rf"\b{c.id}\b")
+            assert not said.search(words), (c.id, words)
+            assert sees(c, caller) or not said.search(bot), (c.id, bot)
+            if c.id in repr(e.said):
+                SEEN["a card named in a refusal"] += 1
 
     @invariant()
     def a_handle_stands_for_one_card_in_one_hidden_stint(self):
@@ -167,4 +191,4 @@ def test_a_player_can_follow_no_hidden_card(finder):
     SEEN.clear()
     run_state_machine_as_test(HiddenLedger, settings=settings(max_examples=25, stateful_step_count=20,
                                                               deadline=None))
-    assert SEEN["hidden card in a view"] and SEEN["swapped unseen cards"], SEEN
+    assert SEEN["hidden card in a view"] and SEEN["swapped unseen cards"] and SEEN["a card named in a refusal"], SEEN

@@ -208,6 +208,37 @@ def test_through_the_api_a_loss_asks_for_the_losers_names_then_takes_them_from_t
     assert lost["event"]["data"]["game_loss"]["namings"][bolt]["name"] == "Goblin Taskmaster"
 
 
+
+def test_in_french_a_leaver_reads_each_card_by_its_number_and_how_it_turns_up_in_words(client):
+    """As the console's dialog asks (a dry run in French): the card a name is asked for is said by the
+    number the page and `show` give it (#2), to the judge and to the leaver's seat, never by an id
+    (D15); a name refused says how the card turns up in words ("par un effet", not "effect", 705.4);
+    and no seat's refusal holds the id of a card hidden from it."""
+    game = client.post("/api/v1/games", json={"players": [{"name": "Ana"}, {"name": "Ben"}],
+                                              "library": [BOLT, BOLT, BOLT], "shuffle": False}).get_json()
+    api = f"/api/v1/games/{game['id']}"
+    judge = {"Authorization": f"Bearer {game['judge_token']}"}
+    ana = {"Authorization": f"Bearer {game['players'][0]['token']}"}
+    for said in ("ana draw 2", "ana play 1 via morph", "ana play 2 via morph"):
+        assert client.post(f"{api}/line", headers=judge, json={"line": said}).status_code == 200
+    ids = {c["handle"]: c["id"] for c in client.get(api, headers=judge).get_json()["cards"]}
+    seen_by_ana = {c["id"] for c in client.get(api, headers=ana).get_json()["cards"]}
+
+    asked = client.post(f"{api}/line?dry_run=1&lang=fr", headers=judge,
+                        json={"line": "ana leave naming 1 as Goblin Taskmaster"}).get_json()["error"]
+    assert list(asked["fields"]["names"]) == [ids[2]] and asked["params"]["card"] == ids[2]
+    assert asked["message"].startswith("nommez la carte #2 ") and ids[2] not in asked["message"]
+    for names, refused in (({ids[1]: "Goblin Taskmaster"}, "name_required"), ({ids[1]: "Shock"}, "not_a_candidate")):
+        error = client.post(f"{api}/actions?dry_run=1&lang=fr", headers=ana,
+                            json={"type": "leave_game", "names": names}).get_json()["error"]
+        assert error["code"] == refused and not {ids[h] for h in ids if ids[h] not in seen_by_ana} & set(
+            re.findall(r"[0-9a-f]{10}", str(error))), error  # D15: hidden cards by their handles only
+        if refused == "name_required":
+            assert error["message"].startswith("nommez la carte #2 ")
+        else:  # Shock has no morph: a card played as a morph stays one, however it turns up (D13(d))
+            assert "par un effet" in error["message"] and "effect" not in error["message"], error["message"]
+
+
 # -- what the terminal says of it: `game show` and `game export` name every player out, and why ---------
 def test_game_show_and_export_say_each_player_a_leavers_cards_cost_the_game(db, tmp_path):
     """Bob leaves with Ana's and Cid's {12} morphs (D8 twice): each is out for their own reason."""

@@ -59,6 +59,32 @@ def test_no_catalogue_entry_is_empty_or_fuzzy():
     assert not bad
 
 
+
+def test_a_code_a_message_names_is_worded_from_the_catalogue():
+    """A code the core passes as a parameter reads in the sentence's language ("retournée par un
+    effet", never "par effect"): each way a card goes face down or up, each keyword and type a
+    face-down card's name must have (705.4), each layout a deck line can't load (700.2)."""
+    from mentalmagic.cards import NON_LIBRARY_LAYOUTS
+    from mentalmagic.naming import PLAYED_AS, VIA_FILTERS
+    from mentalmagic.zones import VIAS
+
+    codes = {f"via.{v}" for v in VIAS} | {f"layout.{k}" for k in NON_LIBRARY_LAYOUTS} | {
+        f"keyword.{k}" for k in (*PLAYED_AS.values(), *(k for _, ks in VIA_FILTERS.values() for k in ks))} | {
+        f"card_type.{t}" for t, _ in VIA_FILTERS.values() if t}
+    assert not codes - WORDS.keys()
+
+
+# A pronoun standing for a player: players have no gender in the data ("la carte que possède Ana").
+PLAYER = re.compile(r"\{(who|player|players|winners)\}|\bJOUEURS?\b")
+PRONOUN = re.compile(r"\b(qu|s|l)[’'](il|elle)s?\b|\b(avec|pour|sans|de|à|par|chez) (lui|elle|eux|elles)\b"
+                     r"|(?<![’'])\b(il|elle)s? (possède|contrôle|quitte|perd|nomme)")
+
+
+def test_no_french_sentence_about_a_player_says_him_or_her():
+    gendered = [s for m in _catalogue() for s in (m.string if isinstance(m.string, tuple) else (m.string,))
+                if s and PLAYER.search(s) and PRONOUN.search(s)]
+    assert not gendered
+
 def _error_classes() -> set[str]:
     out, todo = set(), [errors.ArbiterError]
     while todo:

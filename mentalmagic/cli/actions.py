@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from ..messages import said, say
+from ..messages import said, say, word_of
 from ..zones import VIAS as VIA_CHOICES
 from .completion import GAME, PLAYER, card_name_completion, player_completion
 from .context import Misused, guarded, uow
@@ -95,8 +95,8 @@ def game_face_up(ctx, game_id, card, name, via, choices):
     seat = Seat(ctx, game_id)
     if choices:
         ans = face_up(uow(ctx), game_id, JUDGE, seat.card(card), via)
-        click.echo(say("cli.turned_up_via", card=seat.ref(ans["card"]), via=ans["via"], rule=ans["rule"],
-                       advice=ans["advice"]))
+        click.echo(say("cli.turned_up_via", card=seat.ref(ans["card"]), via=word_of("via", ans["via"]),
+                       rule=ans["rule"], advice=ans["advice"]))
         for n in ans["allowed"]:  # each a CardName: worded in the CLI's language
             click.echo(f"  {said(n)}")
         return

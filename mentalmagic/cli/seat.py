@@ -66,7 +66,7 @@ class Seat:
         if d.get("pentaland"):
             parts.append(str(say("cli.as_pentaland")))
         elif d.get("face_down") and d.get("face_down_by"):
-            parts.append(str(say("cli.face_down_via", via=d.get("via", "effect"))))
+            parts.append(str(say("cli.face_down_via", via=word_of("via", d.get("via", "effect")))))
         if isinstance(d.get("unnamed"), dict):  # MageRing: its printed card where it went
             parts.append(str(say("cli.unnamed", name=self.said(d["unnamed"]["name"]))))
         if d.get("land_name"):  # Xom 4
