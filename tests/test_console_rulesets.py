@@ -7,10 +7,9 @@ and the game page show its names taken, game by game. Keyboard alone, a phone's 
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 
 import pytest
-from browser import Guarded, api, axe_violations
+from browser import api, axe_violations
 from playwright import sync_api
 
 from mentalmagic.rulesets import OPTIONS, PRESETS, RULE_SETS
@@ -32,13 +31,6 @@ WORDS = {
 LOCALES = list(WORDS)
 
 
-@contextmanager
-def console_page(browser, base_url: str, **options):
-    """A page of a guarded browser context (browser.Guarded): closed, then checked, after the test."""
-    with Guarded(browser, base_url, **options) as guarded:
-        yield guarded.new_page()
-
-
 def fill_players_and_deck(pg, deck: str = "Shock\nLightning Bolt\nGrizzly Bears") -> None:
     pg.locator("#player-name-1").fill("Ana")
     pg.locator("#player-name-2").fill("Ben")
@@ -54,126 +46,127 @@ def started_game(pg, base_url: str) -> dict:
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_the_form_offers_each_preset_with_what_it_is_its_rules_source_and_options(browser, base_url, locale):
+def test_the_form_offers_each_preset_with_what_it_is_its_rules_source_and_options(kept_context, base_url, locale):
     words = WORDS[locale]
-    with console_page(browser, base_url, locale=locale, bypass_csp=True) as pg:  # axe is injected
-        pg.goto("/console")
-        radios = pg.locator('input[name="rules"]')
-        assert radios.evaluate_all("rs => rs.map(r => r.value)") == list(RULE_SETS)  # rulesets.py's presets
-        expect(radios.first).to_be_checked()  # the default
-        for key, label in zip(RULE_SETS, words["labels"], strict=True):
-            expect(pg.locator(f'label[for="rules-{key}"]')).to_have_text(label)
-            item = pg.locator(f'.rule-choice[data-rules="{key}"]')
-            expect(item.locator(".rule-source")).to_contain_text(words["source"])
-            expect(item.locator(".rule-source a")).to_have_attribute("href", PRESETS[key].url)
-            described = pg.locator(f"#rules-{key}").get_attribute("aria-describedby")
-            expect(pg.locator(f"#{described}")).not_to_be_empty()  # a line saying what it is
-            assert item.locator("input[data-option]").evaluate_all(
-                "bs => bs.map(b => b.dataset.option)") == sorted(OPTIONS[key])
-        what = pg.locator("#rules-xom-what")
-        for text in words["xom"]:
-            expect(what).to_contain_text(text)
-        assert "differ" not in pg.locator("#rules-magic-ville-what").inner_text()  # the default differs from nothing
-        # only the chosen preset's options show: Xom takes none, MageRing takes D3's house option
-        expect(pg.locator("#option-magic-ville-phyrexian_as_hybrid")).to_be_visible()
-        expect(pg.locator(".rule-option:visible label")).to_have_text([words["option"]])
-        pg.locator("#rules-xom").check()
-        expect(pg.locator(".rule-option:visible")).to_have_count(0)
-        pg.locator("#rules-magering").check()
-        expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_visible()
-        expect(pg.locator("#option-magic-ville-phyrexian_as_hybrid")).to_be_hidden()
-        assert axe_violations(pg) == []
+    pg = kept_context(base_url, locale=locale).page  # the module's context in that language (conftest.py)
+    pg.goto("/console")
+    radios = pg.locator('input[name="rules"]')
+    assert radios.evaluate_all("rs => rs.map(r => r.value)") == list(RULE_SETS)  # rulesets.py's presets
+    expect(radios.first).to_be_checked()  # the default
+    for key, label in zip(RULE_SETS, words["labels"], strict=True):
+        expect(pg.locator(f'label[for="rules-{key}"]')).to_have_text(label)
+        item = pg.locator(f'.rule-choice[data-rules="{key}"]')
+        expect(item.locator(".rule-source")).to_contain_text(words["source"])
+        expect(item.locator(".rule-source a")).to_have_attribute("href", PRESETS[key].url)
+        described = pg.locator(f"#rules-{key}").get_attribute("aria-describedby")
+        expect(pg.locator(f"#{described}")).not_to_be_empty()  # a line saying what it is
+        assert item.locator("input[data-option]").evaluate_all(
+            "bs => bs.map(b => b.dataset.option)") == sorted(OPTIONS[key])
+    what = pg.locator("#rules-xom-what")
+    for text in words["xom"]:
+        expect(what).to_contain_text(text)
+    assert "differ" not in pg.locator("#rules-magic-ville-what").inner_text()  # the default differs from nothing
+    # only the chosen preset's options show: Xom takes none, MageRing takes D3's house option
+    expect(pg.locator("#option-magic-ville-phyrexian_as_hybrid")).to_be_visible()
+    expect(pg.locator(".rule-option:visible label")).to_have_text([words["option"]])
+    pg.locator("#rules-xom").check()
+    expect(pg.locator(".rule-option:visible")).to_have_count(0)
+    pg.locator("#rules-magering").check()
+    expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_visible()
+    expect(pg.locator("#option-magic-ville-phyrexian_as_hybrid")).to_be_hidden()
+    assert axe_violations(pg) == []
 
 
-def test_a_game_made_by_keyboard_alone_plays_under_the_chosen_preset_and_option(browser, base_url):
-    with console_page(browser, base_url, viewport={"width": 1366, "height": 768}) as pg:
-        pg.goto("/console")
-        fill_players_and_deck(pg)
-        pg.locator("#shuffle-check").focus()
-        pg.keyboard.press("Tab")  # into the rule sets: the checked radio
-        expect(pg.locator("#rules-magic-ville")).to_be_focused()
-        pg.keyboard.press("ArrowDown")  # a radio group moves and chooses with the arrows
-        pg.keyboard.press("ArrowDown")
-        expect(pg.locator("#rules-magering")).to_be_checked()
-        pg.keyboard.press("Tab")  # the source link, then the option MageRing takes
-        expect(pg.locator('.rule-choice[data-rules="magering"] .rule-source a')).to_be_focused()
-        pg.keyboard.press("Tab")
-        expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_focused()
-        pg.keyboard.press("Space")
-        expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_checked()
-        pg.keyboard.press("Tab")
-        expect(pg.locator("#series-select")).to_be_focused()
-        pg.locator("#start-game").focus()
-        pg.keyboard.press("Enter")
-        game = started_game(pg, base_url)
-        assert game["options"] == {"rules": "magering", "phyrexian_as_hybrid": True}
-        assert game["rules"]["key"] == "magering" and game["rules"]["options"] == {"phyrexian_as_hybrid": True}
-        expect(pg.locator("#rules-line")).to_contain_text("MageRing")
-        expect(pg.locator("#series-panel")).to_be_hidden()  # in no series
-        pg.goto("/console")
-        expect(pg.locator("#my-games li").first).to_contain_text("MageRing (2015)")
+def test_a_game_made_by_keyboard_alone_plays_under_the_chosen_preset_and_option(kept_context, base_url):
+    pg = kept_context(base_url).page
+    pg.goto("/console")
+    fill_players_and_deck(pg)
+    pg.locator("#shuffle-check").focus()
+    pg.keyboard.press("Tab")  # into the rule sets: the checked radio
+    expect(pg.locator("#rules-magic-ville")).to_be_focused()
+    pg.keyboard.press("ArrowDown")  # a radio group moves and chooses with the arrows
+    pg.keyboard.press("ArrowDown")
+    expect(pg.locator("#rules-magering")).to_be_checked()
+    pg.keyboard.press("Tab")  # the source link, then the option MageRing takes
+    expect(pg.locator('.rule-choice[data-rules="magering"] .rule-source a')).to_be_focused()
+    pg.keyboard.press("Tab")
+    expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_focused()
+    pg.keyboard.press("Space")
+    expect(pg.locator("#option-magering-phyrexian_as_hybrid")).to_be_checked()
+    pg.keyboard.press("Tab")
+    expect(pg.locator("#series-select")).to_be_focused()
+    pg.locator("#start-game").focus()
+    pg.keyboard.press("Enter")
+    game = started_game(pg, base_url)
+    assert game["options"] == {"rules": "magering", "phyrexian_as_hybrid": True}
+    assert game["rules"]["key"] == "magering" and game["rules"]["options"] == {"phyrexian_as_hybrid": True}
+    expect(pg.locator("#rules-line")).to_contain_text("MageRing")
+    expect(pg.locator("#series-panel")).to_be_hidden()  # in no series
+    pg.goto("/console")
+    expect(pg.locator("#my-games li").first).to_contain_text("MageRing (2015)")
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game_by_game(browser, base_url, locale):
+def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game_by_game(
+        kept_context, base_url, locale):
     words = WORDS[locale]
-    with console_page(browser, base_url, locale=locale, bypass_csp=True) as pg:  # axe is injected
-        pg.goto("/console")
-        fill_players_and_deck(pg)
-        pg.locator("#rules-xom").check()
-        pg.locator("#series-select").select_option("new")
-        pg.locator("#start-game").click()
-        one = started_game(pg, base_url)
-        series = one["options"]["series"]
-        assert one["options"]["rules"] == "xom"
-        expect(pg.locator("#series-panel")).to_be_visible()
-        expect(pg.locator("#series")).to_contain_text(words["this"])
-        expect(pg.locator("#series")).to_contain_text(words["none"])
-        # game 1 takes a name: Shock cast as Chain Lightning
-        api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"],
-            {"type": "draw", "player": "p1", "count": 3})
-        hand = api(base_url, "GET", f"/games/{one['id']}", one["judge_token"])["cards"]
-        shock = next(c["id"] for c in hand if c["zone"] == "hand" and c["printed"] == "Shock")
-        api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"],
-            {"type": "move", "player": "p1", "card": shock, "to": "stack", "name": "Chain Lightning"})
-        said = api(base_url, "GET", "/cards/Chain%20Lightning").get("french_name") if locale == "fr-FR" else None
-        expect(pg.locator("#series .series-names")).to_contain_text(said or "Chain Lightning")
+    pg = kept_context(base_url, locale=locale).page
+    pg.goto("/console")
+    fill_players_and_deck(pg)
+    pg.locator("#rules-xom").check()
+    pg.locator("#series-select").select_option("new")
+    pg.locator("#start-game").click()
+    one = started_game(pg, base_url)
+    series = one["options"]["series"]
+    assert one["options"]["rules"] == "xom"
+    expect(pg.locator("#series-panel")).to_be_visible()
+    expect(pg.locator("#series")).to_contain_text(words["this"])
+    expect(pg.locator("#series")).to_contain_text(words["none"])
+    # game 1 takes a name: Shock cast as Chain Lightning
+    api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"],
+        {"type": "draw", "player": "p1", "count": 3})
+    hand = api(base_url, "GET", f"/games/{one['id']}", one["judge_token"])["cards"]
+    shock = next(c["id"] for c in hand if c["zone"] == "hand" and c["printed"] == "Shock")
+    api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"],
+        {"type": "move", "player": "p1", "card": shock, "to": "stack", "name": "Chain Lightning"})
+    said = api(base_url, "GET", "/cards/Chain%20Lightning").get("french_name") if locale == "fr-FR" else None
+    expect(pg.locator("#series .series-names")).to_contain_text(said or "Chain Lightning")
 
-        # the console lists the series; choosing it sets its rule set, which can't be changed there
-        pg.goto("/console")
-        expect(pg.locator("#my-series")).to_contain_text(series)
-        expect(pg.locator("#my-series .series-names")).to_contain_text(said or "Chain Lightning")
-        expect(pg.locator("#my-series .series-names")).to_contain_text("Ana")
-        expect(pg.locator("#my-series")).to_contain_text(words["scope"])
-        assert axe_violations(pg) == []
-        fill_players_and_deck(pg)
-        pg.locator("#series-select").select_option(series)
-        expect(pg.locator("#rules-xom")).to_be_checked()
-        for key in RULE_SETS:  # the fieldset is disabled: its rule set is the series'
-            expect(pg.locator(f"#rules-{key}")).to_be_disabled()
-        pg.locator("#start-game").click()
-        two = started_game(pg, base_url)
-        assert two["options"] == {"rules": "xom", "series": series} and two["id"] != one["id"]
-        shown = pg.locator("#series ol.series-games > li")
-        expect(shown).to_have_count(2)
-        expect(shown.nth(0)).to_contain_text(words["game1"])
-        expect(shown.nth(0)).to_contain_text(said or "Chain Lightning")
-        expect(shown.nth(0).locator("a")).to_have_attribute("href", f"/games/{one['id']}")
-        expect(shown.nth(1)).to_contain_text(words["this"])
-        expect(shown.nth(1)).to_contain_text(words["none"])
-        assert axe_violations(pg) == []
+    # the console lists the series; choosing it sets its rule set, which can't be changed there
+    pg.goto("/console")
+    expect(pg.locator("#my-series")).to_contain_text(series)
+    expect(pg.locator("#my-series .series-names")).to_contain_text(said or "Chain Lightning")
+    expect(pg.locator("#my-series .series-names")).to_contain_text("Ana")
+    expect(pg.locator("#my-series")).to_contain_text(words["scope"])
+    assert axe_violations(pg) == []
+    fill_players_and_deck(pg)
+    pg.locator("#series-select").select_option(series)
+    expect(pg.locator("#rules-xom")).to_be_checked()
+    for key in RULE_SETS:  # the fieldset is disabled: its rule set is the series'
+        expect(pg.locator(f"#rules-{key}")).to_be_disabled()
+    pg.locator("#start-game").click()
+    two = started_game(pg, base_url)
+    assert two["options"] == {"rules": "xom", "series": series} and two["id"] != one["id"]
+    shown = pg.locator("#series ol.series-games > li")
+    expect(shown).to_have_count(2)
+    expect(shown.nth(0)).to_contain_text(words["game1"])
+    expect(shown.nth(0)).to_contain_text(said or "Chain Lightning")
+    expect(shown.nth(0).locator("a")).to_have_attribute("href", f"/games/{one['id']}")
+    expect(shown.nth(1)).to_contain_text(words["this"])
+    expect(shown.nth(1)).to_contain_text(words["none"])
+    assert axe_violations(pg) == []
 
 
-def test_the_form_fits_a_phone(browser, base_url):
+def test_the_form_fits_a_phone(kept_context, base_url):
     phone = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
-    with console_page(browser, base_url, locale="fr-FR", **phone) as pg:
-        pg.goto("/console")
-        for key in RULE_SETS:
-            pg.locator(f"#rules-{key}").tap()
-            expect(pg.locator(f"#rules-{key}")).to_be_checked()
-            assert pg.evaluate("document.documentElement.scrollWidth") <= 360
-        small = pg.evaluate("""() => [...document.querySelectorAll('#rules-set input, #series-select')]
-            .filter(e => e.offsetParent !== null)
-            .map(e => [e.id, e.getBoundingClientRect().height])
-            .filter(([, h]) => h < 44)""")
-        assert small == []  # touch-sized
+    pg = kept_context(base_url, locale="fr-FR", **phone).page
+    pg.goto("/console")
+    for key in RULE_SETS:
+        pg.locator(f"#rules-{key}").tap()
+        expect(pg.locator(f"#rules-{key}")).to_be_checked()
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    small = pg.evaluate("""() => [...document.querySelectorAll('#rules-set input, #series-select')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.id, e.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44)""")
+    assert small == []  # touch-sized
