@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import string
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ def _placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+@cache  # read once for the module's tests: they only read it
 def _catalogue():
     with open(PO, "rb") as fh:
         return read_po(fh)
