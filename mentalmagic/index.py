@@ -127,6 +127,8 @@ def rule_order(rule: str) -> tuple:
 
 def in_rule_order(reasons: list[Reason]) -> list[Reason]:
     """Reasons sorted by rule; under one rule, in the order found (the data-independent one first)."""
+    if len(reasons) < 2:  # most verdicts: one reason
+        return list(reasons)
     return sorted(reasons, key=lambda r: rule_order(r.rule))
 
 
@@ -322,7 +324,8 @@ class CandidateFinder:
         """
         if query is not None:
             printed, cost, fmt, phyrexian_as_hybrid = query.printed, query.cost, query.fmt, query.phyrexian_as_hybrid
-            taken, identity, whose, rules = query.taken, query.identity, query.whose, query.rules
+            taken, identity, rules = query.taken, query.identity, query.rules
+            whose = query.whose if identity is not None else None  # said only of an identity (903.5c)
         fmt = check_format(fmt)
         rules = rules_of(rules, phyrexian_as_hybrid)
         entries = self.pool.nameables_called(name)
@@ -334,6 +337,8 @@ class CandidateFinder:
             self._check_entry(n, printed, cost, fmt, rules, taken_keys, identity, whose)
             for n in entries
         ]
+        if len(verdicts) == 1:  # a name most often names one entry
+            return verdicts[0]
         return min(verdicts, key=lambda v: (not v.legal, len(v.reasons)))
 
     def _why_not_a_name(self, name: str) -> Message:
@@ -370,13 +375,13 @@ class CandidateFinder:
         if refusal:
             reasons.append(Reason(refusal.rule, refusal.message))
         costs = self.printed_costs(printed, cost)
-        keys = {k for pc in costs for k in cost_keys(pc, rules.matching)} & cost_keys(n.cost, rules.matching)
+        keys = cost_keys(n.cost, rules.matching)
+        if len(costs) == 1:  # most printed cards: one cost
+            keys = keys & cost_keys(costs[0], rules.matching)
+        else:
+            keys = keys & {k for pc in costs for k in cost_keys(pc, rules.matching)}
         # the costs both read as; a match by Xom's 5e alone reads the printed cost as the name's
         shared = sorted((k for k in keys if isinstance(k, ManaCost)), key=str) or ([n.cost] if keys else [])
-        if printed is not None:
-            what: Message | str = printed.said_name
-        else:
-            what = say("cost.a_card_none") if cost is None or cost.is_none else say("cost.a_card", cost=str(cost))
         if not shared:
             printed_txt = either([_as_named(c) for c in costs]) or say("cost.no_known")
             reasons.append(Reason(rules.rule_for("704.1"), say(
@@ -389,6 +394,10 @@ class CandidateFinder:
                 reasons.append(outside)
         if reasons:
             return Verdict(False, in_rule_order(reasons), n)
+        if printed is not None:
+            what: Message | str = printed.said_name
+        else:
+            what = say("cost.a_card_none") if cost is None or cost.is_none else say("cost.a_card", cost=str(cost))
         if not all(c.is_none for c in shared):
             why = say("name.cost_match", name=n.said_name, cost=cost_phrase(n.cost), printed=what,
                       read=either([cost_words(c) for c in shared]))
