@@ -76,10 +76,11 @@ def test_a_code_a_message_names_is_worded_from_the_catalogue():
     assert not codes - WORDS.keys()
 
 
-# A pronoun standing for a player: players have no gender in the data ("la carte que possède Ana").
-PLAYER = re.compile(r"\{(who|player|players|winners)\}|\bJOUEURS?\b")
-PRONOUN = re.compile(r"\b(qu|s|l)[’'](il|elle)s?\b|\b(avec|pour|sans|de|à|par|chez) (lui|elle|eux|elles)\b"
-                     r"|(?<![’'])\b(il|elle)s? (possède|contrôle|quitte|perd|nomme)")
+# A pronoun standing for a player: players have no gender in the data ("la carte que possède Ana",
+# "un joueur ne pioche que pour son propre compte").
+PLAYER = re.compile(r"\{(who|player|players|winners)\}|\b(JOUEURS?|joueurs?)\b")
+PRONOUN = re.compile(r"\b(qu|s|l)[’'](il|elle)s?\b|\b(avec|pour|sans|de|à|par|chez) (lui|elle|eux|elles)(-mêmes?)?\b"
+                     r"|(?<![’'])\b(il|elle)s? (possède|contrôle|perd|nomme)|\bcelui dont\b")
 
 
 def test_no_french_sentence_about_a_player_says_him_or_her():
