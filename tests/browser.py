@@ -170,6 +170,22 @@ def printed_ids(game: dict, name: str, zone: str | None = None) -> list[str]:
     return [c["id"] for c in game["cards"] if c.get("printed") == name and (zone is None or c["zone"] == zone)]
 
 
+POLL_MS = 1000  # how often the game page asks for news (game.js)
+
+
+def clocked(pg):
+    """``pg`` with Playwright's clock, before the game page loads: time flows as ever, and ``next_poll``
+    can move it on."""
+    pg.clock.install()
+    return pg
+
+
+def next_poll(pg):
+    """The game page's next poll now, not up to a second later: its clock (``clocked``) moved on by the
+    page's interval, whose timer fires at once. What a bot did then shows as it would have by itself."""
+    pg.clock.fast_forward(POLL_MS)
+
+
 def command(pg, line: str):
     """A line typed on the command line and run."""
     box = pg.locator("#command-input")

@@ -10,7 +10,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import api, axe_violations, command, judge_page, keep_game, new_game, printed_ids, stored_game
+from browser import (
+    api,
+    axe_violations,
+    clocked,
+    command,
+    judge_page,
+    keep_game,
+    new_game,
+    next_poll,
+    printed_ids,
+    stored_game,
+)
 from playwright import sync_api
 
 DECK = """// the common deck, top first
@@ -31,7 +42,7 @@ def handle(pg, card_id: str) -> str:
 
 def test_a_short_game_through_the_page(kept_context, base_url):
     guarded = kept_context(base_url, locale="fr-FR", viewport=LAPTOP)
-    pg = guarded.page
+    pg = clocked(guarded.page)
     expect = sync_api.expect
     # the deck: a pasted list with one bad line, its suggestion taken
     pg.goto("/console")
@@ -130,6 +141,7 @@ def test_a_short_game_through_the_page(kept_context, base_url):
 
     # a bot's action through the API appears without reloading
     api(base_url, "POST", f"/games/{gid}/actions", tokens["Cara"], {"type": "draw", "count": 1})
+    next_poll(pg)
     expect(pg.locator("#log li").first).to_contain_text("Cara")
     expect(pg.locator("#library-line")).to_contain_text("1")
     assert pg.evaluate("window.sameDocument") is True
@@ -178,7 +190,7 @@ def test_axe_on_every_console_page(kept_context, base_url, locale):
         {"type": "move", "player": "p1", "card": api(base_url, "GET", f"/games/{game['id']}", judge)["cards"][0]["id"],
          "to": "battlefield", "face_down": True, "via": "morph"})
     hand = [c["id"] for c in api(base_url, "GET", f"/games/{game['id']}", judge)["cards"] if c["zone"] == "hand"]
-    pg = kept_context(base_url, locale=locale, viewport=LAPTOP).page
+    pg = clocked(kept_context(base_url, locale=locale, viewport=LAPTOP).page)
     keep_game(pg, game)
     pg.reload()
     pg.locator("#deck-list").fill("Shcok\n2 Savannah Lions")
@@ -197,6 +209,7 @@ def test_axe_on_every_console_page(kept_context, base_url, locale):
         for kind in ("reveal", "end_reveal"):
             api(base_url, "POST", f"/games/{game['id']}/actions", judge,
                 {"type": kind, "player": "p1", "cards": [hand[0]]})
+    next_poll(pg)
     sync_api.expect(pg.locator("#log li")).to_have_count(22)
     assert pg.evaluate("(n => n.scrollHeight > n.clientHeight)(document.getElementById('log'))")
     assert axe_violations(pg) == []
@@ -288,12 +301,13 @@ def test_the_keyboard_alone(kept_context, base_url):
 
 @pytest.mark.parametrize("path", ["/console", "game"])
 def test_a_phone_fits(kept_context, base_url, path):
-    pg = kept_context(base_url, locale="fr-FR", viewport={"width": 360, "height": 740}, is_mobile=True,
-                      has_touch=True).page
+    pg = clocked(kept_context(base_url, locale="fr-FR", viewport={"width": 360, "height": 740}, is_mobile=True,
+                              has_touch=True).page)
     if path == "game":
         game = judge_page(pg, base_url, ["Exalted Angel", "Shock", "Savannah Lions"])
         judge = game["judge_token"]
         api(base_url, "POST", f"/games/{game['id']}/actions", judge, {"type": "draw", "player": "p1", "count": 2})
+        next_poll(pg)
         sync_api.expect(pg.locator("#log li")).to_have_count(1)
         pg.locator(".zone-hand .game-card").first.tap()
         sync_api.expect(pg.locator("#card-panel")).to_be_visible()
@@ -369,7 +383,7 @@ def test_a_player_leaves_by_click_and_the_judge_takes_it_back(kept_context, base
 def test_a_commander_game_starts_with_each_players_commander(kept_context, base_url):
     """D14 on the start page: the commander fields appear for the commander format only, partners
     are written "A + B", and the game starts with each commander face up in the command zone."""
-    pg = kept_context(base_url, viewport=LAPTOP).page
+    pg = clocked(kept_context(base_url, viewport=LAPTOP).page)
     expect = sync_api.expect
     pg.goto("/console")
     expect(pg.locator("#player-commander-1")).to_be_hidden()
@@ -400,4 +414,5 @@ def test_a_commander_game_starts_with_each_players_commander(kept_context, base_
     krenko = seats["Ana"]["commander"]
     api(base_url, "POST", f"/games/{gid}/actions", kept["judge_token"],
         {"type": "commander_damage", "player": seats["Ben"]["id"], "commander": krenko, "amount": 5})
+    next_poll(pg)
     expect(lines.nth(1)).to_contain_text("5 combat damage from")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import api, axe_violations
+from browser import api, axe_violations, clocked, next_poll
 from playwright import sync_api
 
 from mentalmagic.rulesets import OPTIONS, PRESETS, RULE_SETS
@@ -110,7 +110,7 @@ def test_a_game_made_by_keyboard_alone_plays_under_the_chosen_preset_and_option(
 def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game_by_game(
         kept_context, base_url, locale):
     words = WORDS[locale]
-    pg = kept_context(base_url, locale=locale).page
+    pg = clocked(kept_context(base_url, locale=locale).page)
     pg.goto("/console")
     fill_players_and_deck(pg)
     pg.locator("#rules-xom").check()
@@ -130,6 +130,7 @@ def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game
     api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"],
         {"type": "move", "player": "p1", "card": shock, "to": "stack", "name": "Chain Lightning"})
     said = api(base_url, "GET", "/cards/Chain%20Lightning").get("french_name") if locale == "fr-FR" else None
+    next_poll(pg)
     expect(pg.locator("#series .series-names")).to_contain_text(said or "Chain Lightning")
 
     # the console lists the series; choosing it sets its rule set, which can't be changed there

@@ -15,7 +15,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from browser import api, axe_violations, foreign_lines, printed_ids, stored_game
+from browser import api, axe_violations, clocked, foreign_lines, next_poll, printed_ids, stored_game
 from playwright import sync_api
 
 expect = sync_api.expect
@@ -154,7 +154,7 @@ def test_the_whole_game(kept_context, base_url, lang):
     FOREIGN_LINES.clear()
     locale = {"fr": "fr-FR", "en": "en-US"}[lang]
     guarded = kept_context(base_url, locale=locale, viewport={"width": 1366, "height": 768})
-    pg = guarded.page
+    pg = clocked(guarded.page)
     j = Judge(pg)
     try:
         j.at("deck")
@@ -274,6 +274,7 @@ def test_the_whole_game(kept_context, base_url, lang):
 
         j.at("a bot")
         api(base_url, "POST", f"/games/{gid}/actions", kept["players"][2]["token"], {"type": "draw", "count": 1})
+        next_poll(pg)
         expect(pg.locator("#log li").first).to_contain_text("Cara")
 
         j.at("a seat")
