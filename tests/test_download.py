@@ -34,7 +34,8 @@ def server(tmp_path):
             pass
 
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    # shutdown() waits for the loop to look at its flag: every poll_interval (0.5 s by default)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
