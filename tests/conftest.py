@@ -66,13 +66,82 @@ os.environ["MENTALMAGIC_ACCESS_LOG"] = "0"
 SNAPSHOT = Path(os.environ.get("MENTALMAGIC_TEST_CARDS") or EMBEDDED_PATH)
 
 
-def pytest_collection_modifyitems(items):
-    for item in items:
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:  # before the other plugins: -m deselects by these marks
         fixtures = getattr(item, "fixturenames", ())
         if "snapshot_path" in fixtures:
             item.add_marker(pytest.mark.snapshot)
         if "browser" in fixtures or _imports_playwright(item.module):
             item.add_marker(pytest.mark.browser)
+    yield
+    _longest_modules_first(config, items)  # after: only the tests that will run
+
+
+# -- the order the modules run in: the longest first -----------------------------------------
+# xdist's --dist loadfile hands each worker the next module in the order collected (its own order,
+# by number of tests, is turned off below): a long module handed out last would leave the other
+# core idle until it ends. The modules that took longest in earlier runs go first, the short
+# ones fill in at the end (longest processing time first). Each test's seconds are kept in
+# .pytest_cache, so a run of some tests (make test-core) times those and leaves the others' times.
+TEST_SECONDS = "mentalmagic/test-seconds"  # {test id: seconds of its setup, call and teardown}
+_timed: dict[str, float] = {}
+
+
+def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False  # the order below, not xdist's by number of tests
+
+
+def _module(nodeid: str) -> str:
+    return nodeid.split("::")[0]
+
+
+_KEPT = pytest.StashKey[dict]()
+
+
+def _kept_seconds(config) -> dict:
+    """The seconds earlier runs kept, read once by the process that runs the session and handed to
+    each xdist worker: the same to all, who must collect in the same order (xdist checks)."""
+    if hasattr(config, "workerinput"):
+        return config.workerinput.get(TEST_SECONDS, {})
+    if _KEPT not in config.stash:
+        config.stash[_KEPT] = config.cache.get(TEST_SECONDS, {}) if getattr(config, "cache", None) else {}
+    return config.stash[_KEPT]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    node.workerinput[TEST_SECONDS] = _kept_seconds(node.config)
+
+
+def _longest_modules_first(config, items) -> None:
+    """Sort ``items`` by their module's expected seconds, longest first, each module's tests kept in
+    their order: the sum of its tests' seconds in earlier runs, a test never timed counted as the
+    mean of those timed (with none timed, the modules of most tests go first, as xdist's own order)."""
+    kept = _kept_seconds(config)
+    mean = sum(kept.values()) / len(kept) if kept else 1.0
+    seconds: dict[str, float] = {}
+    for item in items:
+        seconds[_module(item.nodeid)] = seconds.get(_module(item.nodeid), 0.0) + kept.get(item.nodeid, mean)
+    items.sort(key=lambda item: -seconds[_module(item.nodeid)])  # stable: a module's tests stay together
+
+
+def pytest_runtest_logreport(report):
+    """Each test's seconds, in the process that runs the session: xdist's controller gets every
+    worker's reports (a worker keeps none: they are its own copies)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        _timed[report.nodeid] = _timed.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    cache = getattr(session.config, "cache", None)
+    if cache is None or os.environ.get("PYTEST_XDIST_WORKER") or not _timed:
+        return
+    root = Path(session.config.rootpath)
+    kept = {t: s for t, s in cache.get(TEST_SECONDS, {}).items() if (root / _module(t)).is_file()}  # modules gone
+    kept.update({t: round(s, 3) for t, s in _timed.items()})
+    cache.set(TEST_SECONDS, kept)
 
 
 @functools.cache
