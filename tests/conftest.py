@@ -368,7 +368,7 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def _kept_contexts(browser):
     kept: dict = {}
     yield kept
@@ -378,8 +378,9 @@ def _kept_contexts(browser):
 
 @pytest.fixture
 def kept_context(browser, _kept_contexts, request):
-    """``kept_context(base_url, **options)``: the module's ``browser.Guarded`` context of these options
-    (``.page`` its page), kept from test to test, emptied after each (``Guarded.clear``) and checked:
+    """``kept_context(base_url, **options)``: the ``browser.Guarded`` context of these options (``.page``
+    its page), kept from test to test, and from module to module where ``base_url`` is the same (the
+    page servers below), emptied after each test (``Guarded.clear``) and checked:
     a request to another host or a script error fails the test. After a failed test, or one that left
     its page off the app, it is closed, and the next test of those options gets a new one."""
     import browser as pages
@@ -409,15 +410,46 @@ def kept_context(browser, _kept_contexts, request):
         guarded.check()
 
 
+class _ModuleApp:
+    """The WSGI app a page server serves: the app of the module under test, switched module by module."""
+
+    app = None
+
+    def __call__(self, environ, start_response):
+        if self.app is None:
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+            return [b"no module under test"]
+        return self.app(environ, start_response)
+
+
+@pytest.fixture(scope="session")
+def _page_servers():
+    """A waitress on 127.0.0.1 per kind of app (the mini pool's, the snapshot's), started once per
+    session (per xdist worker) and serving each module's app in turn: every module's pages have the
+    same origin, so a browser context kept for it (``kept_context``) serves the next module too."""
+    servers: dict = {}
+    with contextlib.ExitStack() as stack:
+        def serve(kind: str, app):
+            if kind not in servers:
+                current = _ModuleApp()
+                servers[kind] = current, stack.enter_context(support.served(current))
+            servers[kind][0].app = app
+            return servers[kind]
+
+        yield serve
+
+
 @pytest.fixture(scope="module")
-def base_url(app):
+def base_url(app, _page_servers):
     """``app`` served over real HTTP (waitress on 127.0.0.1), for the browser and the module's bots."""
-    with support.served(app) as root:
-        yield root
+    current, root = _page_servers("app", app)
+    yield root
+    current.app = None
 
 
 @pytest.fixture(scope="module")
-def snapshot_url(snapshot_app):
+def snapshot_url(snapshot_app, _page_servers):
     """The same over the full snapshot, for the page tests that need its 35k cards."""
-    with support.served(snapshot_app) as root:
-        yield root
+    current, root = _page_servers("snapshot_app", snapshot_app)
+    yield root
+    current.app = None
