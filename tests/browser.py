@@ -143,9 +143,10 @@ def new_game(base_url: str, library: list[str], players=("Ana", "Ben"), **body) 
     return api(base_url, "POST", "/games", body={"players": seats, "shuffle": False, "library": library, **body})
 
 
-def keep_game(pg, game: dict):
-    """The browser keeps ``game``'s tokens, as if its judge had started it from the console."""
-    pg.goto("/static/favicon.svg")  # a document of the app's origin reaches its storage: the lightest
+def keep_game(pg, game: dict, at: str = "/console"):
+    """The browser keeps ``game``'s tokens, as if its judge had started it from the console; ``pg`` is
+    left at ``at`` (any document of the app's origin reaches its storage)."""
+    pg.goto(at)
     pg.evaluate("([id, g]) => localStorage.setItem('mentalmagic.games', JSON.stringify({[id]: g}))",
                 [game["id"], {"judge_token": game["judge_token"], "players": game["players"],
                               "format": game["format"]}])
@@ -154,7 +155,7 @@ def keep_game(pg, game: dict):
 def judge_page(pg, base_url: str, library: list[str], players=("Ana", "Ben"), **body) -> dict:
     """A new game, opened on ``pg`` as its judge: the browser keeps its tokens."""
     game = new_game(base_url, library, players, **body)
-    keep_game(pg, game)
+    keep_game(pg, game, at="/static/favicon.svg")  # the lightest document of the origin: no page to load
     pg.goto(f"/games/{game['id']}")
     sync_api.expect(pg.locator("#players li")).to_have_count(len(players))
     return game
