@@ -97,3 +97,23 @@ def test_the_cost_readings_table_finds_the_costs_parsing_them_would(mini_card_db
                     if any(f.cost is not None and f.cost.instantiations(hybrid) & wanted for f in c.faces)}
         pool = asked.by_cost([cost], hybrid)
         assert {c.name for c in pool.cards} == expected, printed
+
+
+def test_card_tables_built_before_the_cost_readings_send_a_naming_to_the_whole_pool(mini_card_db_path, tmp_path):
+    """A CLI command never rebuilds the card tables: on tables from before cost_readings (the schema
+    applied, the table empty), a naming's question goes to the whole pool, never to an empty one."""
+    import shutil
+
+    from mentalmagic.mana import ManaCost
+    from mentalmagic.storage import connect
+
+    path = tmp_path / "mentalmagic.sqlite"
+    shutil.copyfile(mini_card_db_path, path)
+    shock = [ManaCost.parse("{R}")]
+    assert CardsAsked(path, lambda: None).by_cost(shock, False).nameables_called("Lightning Bolt")
+    db = connect(path)
+    db.execute("delete from cost_readings")
+    db.execute("update card_source set card_schema = 2")
+    db.conn.close()
+    assert CardsAsked(path, lambda: None).by_cost(shock, False) is None
+    assert CardsAsked(path, lambda: None).by_cost(shock, False, "Lightning Bolt") is None

@@ -32,6 +32,7 @@ from . import connect, transaction
 # from before it also lack the power, toughness, loyalty and defense columns' values; 3: the
 # readings of every printed cost, cost_readings).
 CARD_SCHEMA = 3
+COST_READINGS_SCHEMA = 3  # the first tables with cost_readings filled
 
 
 def stored_source(db: sqlite_utils.Database) -> dict | None:
@@ -249,12 +250,16 @@ class CardsAsked:
         """The cards with a face some reading of which is a reading of ``costs`` (D1), with the card
         called ``named``: all a naming's candidates and check look at, read from SQLite without the
         whole pool. None once the whole pool is loaded, or when no card is called ``named`` exactly
-        (a French name, a misspelling: the whole pool answers those)."""
+        (a French name, a misspelling: the whole pool answers those), or when the card tables were
+        built before ``cost_readings`` (a look-up never rebuilds them: the whole pool answers)."""
         if self._whole is not None:
             return None
         wanted = sorted({c.text for cost in costs for c in cost.instantiations(phyrexian_as_hybrid)})
         db = connect(self._db_path, apply_schema=False)
         try:
+            stored = stored_source(db)
+            if stored is None or stored.get("card_schema", 1) < COST_READINGS_SCHEMA:
+                return None  # its cost_readings is missing or empty
             cards = _read_cards(db, named=named, costs=_costs_reading_as(db, wanted, phyrexian_as_hybrid))
             self._info = self._info or load_pool(db, self.bans, cards=[]).info
         finally:
