@@ -14,17 +14,24 @@ from mentalmagic.index import CandidateFinder
 from mentalmagic.storage.carddb import CardsAsked
 
 
-def _sample(pool, n: int, seed: int):
+@pytest.fixture(scope="module")
+def drawable(snapshot_pool):
+    """The cards a game may hold, and the same by printed cost, for the samples below."""
+    printed = [c for c in snapshot_pool.cards if c.in_library and c.nameables()]
+    by_cost = defaultdict(list)
+    for card in printed:
+        by_cost[tuple(str(cost) for cost in card.printed_costs)].append(card)
+    return printed, by_cost
+
+
+def _sample(pool, drawable, n: int, seed: int):
     """``n`` cards a game may hold: one with no mana cost (D2: it matches only no mana cost); a third
     of the rest drawn by card, so mostly of the common costs ({1}{W}: a thousand cards, a long list
     to match whole); the others by cost, every printed cost alike, one card of each cost drawn:
     the rare readings (hybrid, Phyrexian, X, a split card's halves, ~900 costs) that a draw by card
-    seldom meets, and whose few cards a naming reads at once."""
+    seldom meets, most of them a few dozen cards to read (a median of 60 to 100 a naming, not 650)."""
     rnd = random.Random(seed)
-    printed = [c for c in pool.cards if c.in_library and c.nameables()]
-    by_cost = defaultdict(list)
-    for card in printed:
-        by_cost[tuple(str(cost) for cost in card.printed_costs)].append(card)
+    printed, by_cost = drawable
     common = rnd.sample(printed, (n - 1) // 3)
     rare = [rnd.choice(by_cost[cost]) for cost in rnd.sample(sorted(by_cost), n - 1 - len(common))]
     return [pool.lookup("Ancestral Vision"), *common, *rare]
@@ -41,9 +48,10 @@ def _by_cost(card_db_path, printed, hybrid=False, named=None) -> CandidateFinder
 
 
 @pytest.mark.parametrize("fmt, hybrid", [("vintage", False), ("legacy", True), ("commander", False)])
-def test_candidates_by_cost_are_the_whole_index_answers(card_db_path, snapshot_pool, snapshot_finder, fmt, hybrid):
+def test_candidates_by_cost_are_the_whole_index_answers(card_db_path, snapshot_pool, snapshot_finder, drawable, fmt,
+                                                        hybrid):
     krenko = snapshot_pool.lookup("Krenko, Mob Boss")
-    for printed in _sample(snapshot_pool, 25, hash(fmt) % 1000):
+    for printed in _sample(snapshot_pool, drawable, 25, hash(fmt) % 1000):
         identity = identity_of([krenko]) if fmt == "commander" else None
         small = _by_cost(card_db_path, printed, hybrid).candidates(
             printed=printed, fmt=fmt, phyrexian_as_hybrid=hybrid, identity=identity)
@@ -52,10 +60,10 @@ def test_candidates_by_cost_are_the_whole_index_answers(card_db_path, snapshot_p
         assert small.costs == whole.costs and small.excluded == whole.excluded
 
 
-def test_a_check_by_cost_is_the_whole_index_verdict(card_db_path, snapshot_pool, snapshot_finder):
+def test_a_check_by_cost_is_the_whole_index_verdict(card_db_path, snapshot_pool, snapshot_finder, drawable):
     krenko = snapshot_pool.lookup("Krenko, Mob Boss")
-    others = _sample(snapshot_pool, 40, 7)
-    for printed, other in zip(_sample(snapshot_pool, 40, 3), others, strict=True):
+    others = _sample(snapshot_pool, drawable, 40, 7)
+    for printed, other in zip(_sample(snapshot_pool, drawable, 40, 3), others, strict=True):
         same = snapshot_finder.candidates(printed=printed).candidates
         names = [other.nameables()[0].name, printed.nameables()[0].name] + ([same[0].name] if same else [])
         for name in names:
