@@ -68,11 +68,21 @@ class Guarded:
         elsewhere = re.compile(f"^(?!{re.escape(base_url)}(?:[/?#]|$)|data:)")
         self.context.on("request", lambda r: self.outside.append(r.url) if elsewhere.match(r.url) else None)
         self.base_url = base_url
+        self.viewport = {**CONTEXT, **options}["viewport"]
 
     def new_page(self):
         pg = self.context.new_page()
         pg.on("pageerror", lambda e: self.errors.append(str(e)))
+        if pg.viewport_size != self.viewport:
+            pg.set_viewport_size(self.viewport)
         return pg
+
+    def resize(self, viewport: dict):
+        """The pages' viewport from now on (as the context's own option would set it)."""
+        self.viewport = viewport
+        for pg in self.context.pages:
+            if pg.viewport_size != viewport:
+                pg.set_viewport_size(viewport)
 
     @functools.cached_property
     def page(self):

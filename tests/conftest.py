@@ -379,21 +379,25 @@ def _kept_contexts(browser):
 @pytest.fixture
 def kept_context(browser, _kept_contexts, request):
     """``kept_context(base_url, **options)``: the ``browser.Guarded`` context of these options (``.page``
-    its page), kept from test to test, and from module to module where ``base_url`` is the same (the
-    page servers below), emptied after each test (``Guarded.clear``) and checked:
-    a request to another host or a script error fails the test. After a failed test, or one that left
-    its page off the app, it is closed, and the next test of those options gets a new one."""
+    its page, sized to the viewport asked: ``Guarded.resize``), kept from test to test, and from module
+    to module where ``base_url`` is the same (the page servers below), emptied after each test
+    (``Guarded.clear``) and checked: a request to another host or a script error fails the test.
+    After a failed test, or one that left its page off the app, it is closed, and the next test of
+    those options gets a new one."""
     import browser as pages
 
     used: dict = {}
 
     def context(base_url: str, **options):
-        key = (base_url, repr(sorted({**pages.CONTEXT, **options}.items())))
+        options = {**pages.CONTEXT, **options}
+        viewport = options.pop("viewport")  # a page's size changes in place: one context for every size
+        key = (base_url, repr(sorted(options.items())))
         if key not in _kept_contexts:
-            _kept_contexts[key] = pages.Guarded(browser, base_url, **options)
+            _kept_contexts[key] = pages.Guarded(browser, base_url, viewport=viewport, **options)
         if key not in used:
             used[key] = _kept_contexts[key]
             used[key].errors.clear(), used[key].outside.clear()  # this test's own records
+        used[key].resize(viewport)
         return used[key]
 
     yield context
