@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from driver import ANA, BOB, CID, JUDGE, Game, names_table
 
+from mentalmagic.grammar import handle_of
 from mentalmagic.web import schemas
 
 
@@ -50,7 +51,11 @@ def test_d9_returned_may_name_only_cards_the_leaver_controls_but_doesnt_own(snap
     card = hand if which == "hand" else c[which]
     error = g.refused(ANA, 409, "return_refused", "800.4a", type="leave_game", player=ANA, returned=[c["bears"], card])
     assert "D9" in error["message"] and error["fields"] == {"returned": [error["fields"]["returned"][0]]}
-    assert g.shown(ANA, card) in error["fields"]["returned"][0]  # as Ana knows it (D15)
+    # as Ana knows it (D15): a card she sees by its number on the page (#N), one hidden from her by its handle
+    shown = g.shown(ANA, card)
+    numbers = handle_of(snapshot_client.application.extensions["mentalmagic"].games.load(g.id).setup)
+    said = f"#{numbers[card]}" if shown == card else shown
+    assert error["fields"]["returned"][0].startswith(f"{said}:") and card not in error["message"] + str(error["fields"])
 
 
 def test_d9_undo_gives_back_everything_a_departure_changed(snapshot_client):
