@@ -134,8 +134,9 @@ def child(args) -> int:
             "health": ["/api/v1/health"],
             "candidates": cand,
             "candidates_player": [f"{p}&game={game}&player=p1" for p in cand],
-            "candidates_fr": [f"{p}&lang=fr" for p in cand],
             "check": [f"/api/v1/check?printed={quote(c, safe='')}&name=Shock" for c in cards],
+            # the routes one tree may lack come last, so what both trees ask runs after the same work
+            "candidates_fr": [f"{p}&lang=fr" for p in cand],
             **{f"candidates_{r}": [f"{p}&rules={r}" for p in cand] for r in ("magic-ville", "xom", "magering")},
         }
 
