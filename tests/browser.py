@@ -134,6 +134,17 @@ def axe_violations(pg) -> list[dict]:
 
 
 # -- the console (tests/test_console*.py, test_french_table.py, test_page_rulesets.py) ------------
+def assert_fits_a_phone(pg, width: int = 360) -> None:
+    """Nothing on the page is wider than a ``width``-pixel phone, and every visible control is
+    touch-sized (44 px high at least)."""
+    assert pg.evaluate("document.documentElement.scrollWidth") <= width
+    small = pg.evaluate("""() => [...document.querySelectorAll('button, input, select')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44)""")
+    assert small == []
+
+
 def api(base_url: str, method: str, path: str, token: str | None = None, body: dict | None = None) -> dict:
     """One call of the HTTP API, as a bot makes it; its JSON answer."""
     req = urllib.request.Request(f"{base_url}/api/v1{path}", method=method,

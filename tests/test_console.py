@@ -12,6 +12,7 @@ import re
 import pytest
 from browser import (
     api,
+    assert_fits_a_phone,
     axe_violations,
     clocked,
     command,
@@ -313,12 +314,7 @@ def test_a_phone_fits(kept_context, base_url, path):
         sync_api.expect(pg.locator("#card-panel")).to_be_visible()
     else:
         pg.goto(path)
-    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
-    small = pg.evaluate("""() => [...document.querySelectorAll('button, input, select')]
-        .filter(e => e.offsetParent !== null)
-        .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
-        .filter(([, h]) => h < 44)""")
-    assert small == []  # touch-sized
+    assert_fits_a_phone(pg)
 
 
 QUESTIONS = [  # what the page answers itself; every other line goes to the server's grammar (test_grammar.py)

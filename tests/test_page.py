@@ -14,7 +14,7 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from browser import axe_violations
+from browser import assert_fits_a_phone, axe_violations
 from playwright import sync_api
 from support import served
 
@@ -339,12 +339,7 @@ def test_phone_width_nothing_overflows(kept_context, snapshot_url):
     pg = kept_context(snapshot_url, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
                       reduced_motion="reduce").page
     pg.goto("/")
-    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
-    small = pg.evaluate("""() => [...document.querySelectorAll('button, input, select')]
-        .filter(e => e.offsetParent !== null)
-        .map(e => [e.outerHTML.slice(0, 60), e.getBoundingClientRect().height])
-        .filter(([, h]) => h < 44)""")
-    assert small == []  # touch-sized
+    assert_fits_a_phone(pg)
     pg.locator("#name-input").press_sequentially("lions")
     sync_api.expect(pg.get_by_role("listbox")).to_be_visible()
     assert pg.evaluate("document.documentElement.scrollWidth") <= 360
