@@ -152,18 +152,46 @@ def render(message: Message | str, translations=None) -> str:
     if not isinstance(message, Message):
         return message if message not in WORDS else render(Message(message), translations)
     t = translations or _ENGLISH
+    if not message.params:  # the same words every time in one catalogue ("the commander's"): worded once
+        key = (t, message.code)
+        said = _SAID.get(key)
+        if said is None:
+            if len(_SAID) >= 4096:  # a process holds a few catalogues; tests make more
+                _SAID.clear()
+            said = _SAID[key] = _render(message, t)
+        return said
+    return _render(message, t)
+
+
+def render_all(messages: list, translations=None) -> list[str]:
+    """Each of ``messages`` as ``render`` words it, a message they share as a parameter worded once
+    for all (an empty answer's reasons each say whose commander's identity: the same message)."""
+    t = translations or _ENGLISH
+    shared: dict[int, str] = {}  # by id: every message stays alive in ``messages`` meanwhile
+    return [_render(m, t, shared) if isinstance(m, Message) and m.params else render(m, t) for m in messages]
+
+
+_SAID: dict = {}  # a message without parameters, by (translations object, code): a catalogue never changes once read
+_TEXTS: dict = {}  # a message's translated text, by (translations object, English text)
+
+
+def _render(message: Message, t, shared: dict | None = None) -> str:
     words = WORDS.get(message.code)
     if words is None:  # a code with no words is a bug the catalogue test catches; never a crash
         log.error("message code %r has no words", message.code)
         return message.code
-    params = {k: _word(v, t) for k, v in message.params.items()}
+    params = {k: _word(v, t, shared) for k, v in message.params.items()}
     elided = ELIDED.get(message.code)
     if isinstance(words, tuple):
         text = t.ngettext(words[0], words[1], int(message.params.get("n", 1)))
     elif elided and _VOWEL.match(params.get(elided[0], "")) and hasattr(t, "pgettext"):
         text = t.pgettext(BEFORE_VOWEL, elided[1])  # "Main d’Ana", not "Main de Ana"
     else:
-        text = t.gettext(words)
+        text = _TEXTS.get((t, words))
+        if text is None:
+            if len(_TEXTS) >= 4096:
+                _TEXTS.clear()
+            text = _TEXTS[t, words] = t.gettext(words)
     try:
         return text.format(**params)
     except (KeyError, IndexError, ValueError):  # a translation with a wrong placeholder: say it in English
@@ -180,17 +208,22 @@ def said(name, translations=None) -> str:
     return _word(name, translations or _translations or _ENGLISH)
 
 
-def _word(value, t) -> str:
+def _word(value, t, shared: dict | None = None) -> str:
     if type(value) is str:  # most parameters: a plain text, said as it is
         return value
     if isinstance(value, Message):
-        return render(value, t)
+        if shared is None:
+            return render(value, t)
+        said = shared.get(id(value))
+        if said is None:
+            said = shared[id(value)] = render(value, t)
+        return said
     if isinstance(value, CardRef):
         return "#" + value.number
     if isinstance(value, CardName) and _language_of(t) != WORDS["language"]:
         return value.french or render(Message("name.english", {"name": str(value)}), t)
     if isinstance(value, list | tuple):
-        return ", ".join(_word(v, t) for v in value)
+        return ", ".join(_word(v, t, shared) for v in value)
     return str(value)
 
 

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 
 from mentalmagic import errors
 from mentalmagic.catalogue import TRANSLATIONS, text, translations
-from mentalmagic.messages import ELIDED, WORDS, Message, both, either, render, say
+from mentalmagic.messages import ELIDED, WORDS, Message, both, either, card_name, render, render_all, say
 
 ROOT = Path(__file__).resolve().parent.parent / "mentalmagic"
 PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
@@ -183,6 +183,25 @@ def test_words_that_join_follow_the_language():
     assert text(either(["morph", "megamorph", "disguise"]), "fr") == "morph ou megamorph ou disguise"
     assert text(both(["Thrasios", "Tymna"]), "en") == "Thrasios and Tymna"
     assert text(say("list.and", a="a", b="b"), "de") == "a and b"  # a language the catalogue lacks: English
+
+
+def test_a_list_of_reasons_worded_at_once_reads_as_each_worded_alone():
+    """render_all words a message the reasons share (whose identity) once: each reason still reads
+    as render words it, in either language, the shared part and a part of its own alike."""
+    whose = say("commander.whose", commander="Krenko, Mob Boss")
+    other = say("commander.whose", commander="Thrasios, Triton Hero and Tymna the Weaver")
+    reasons = [say("identity.outside", name=card_name("Plains", "Plaine"), identity="{W}", whose=whose, within="{R}"),
+               say("identity.outside", name=card_name("Island"), identity="{U}", whose=whose, within="{R}"),
+               say("identity.outside", name="Swamp", identity="{B}", whose=other, within="{W}{U}"),
+               say("identity.unknown", name="Mystery", whose=say("commander.the"), within=say("identity.colourless")),
+               say("commander.the"), "a library's own text"]
+    for lang in ("en", "fr"):
+        t = translations(lang)
+        worded = render_all(reasons, t)
+        assert worded == [render(m, t) for m in reasons], lang
+        assert len(set(worded)) == len(reasons), lang  # the shared part never stands in for another's
+    assert render_all(reasons)[2] == "Swamp's colour identity is {B}; Thrasios, Triton Hero and Tymna the Weaver's is {W}{U}"
+    assert "Plaine" in render_all(reasons, translations("fr"))[0]
 
 
 def test_an_unknown_code_is_said_as_its_code_never_a_crash():

@@ -8,7 +8,7 @@ from .. import __version__, lookups
 from ..formats import FORMATS
 from ..identity import wubrg
 from ..index import CandidateQuery
-from ..messages import gap, render
+from ..messages import gap, render, render_all
 from ..runtime import source_said
 from . import schemas
 from .encoding import Encoded, body_response, dumps
@@ -144,8 +144,8 @@ def candidates():
 
 
 def _worded(exclusions: list) -> list[dict]:
-    t = translations()  # looked up once for every reason of the list
-    return [exclusion_json(x, t) for x in exclusions]
+    said = render_all([x.reason for x in exclusions], translations())  # whose identity, worded once for all
+    return [exclusion_json(x, said=reason) for x, reason in zip(exclusions, said, strict=True)]
 
 
 def encoded() -> Encoded:

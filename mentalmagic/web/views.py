@@ -64,8 +64,9 @@ def candidate_json(n: Nameable, taken: bool, watched: bool) -> dict:
     }
 
 
-def exclusion_json(x: Exclusion, translations=None) -> dict:
+def exclusion_json(x: Exclusion, translations=None, said: str | None = None) -> dict:
     """Why one same-cost card is no candidate: its rule and reason (an empty /candidates answer),
-    the reason worded in the language of ``translations`` when given (else where it is encoded)."""
-    return {"name": x.name, "french_name": x.french_name, "rule": x.rule,
-            "reason": x.reason if translations is None else render(x.reason, translations)}
+    the reason ``said`` when worded already, else worded in the language of ``translations`` when
+    given (else where it is encoded)."""
+    reason = said if said is not None else x.reason if translations is None else render(x.reason, translations)
+    return {"name": x.name, "french_name": x.french_name, "rule": x.rule, "reason": reason}
