@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 
 from mentalmagic import errors
 from mentalmagic.catalogue import TRANSLATIONS, text, translations
-from mentalmagic.messages import ELIDED, WORDS, Message, both, either, card_name, render, render_all, say
+from mentalmagic.messages import ELIDED, WORDS, Message, both, card_name, either, render, render_all, say
 
 ROOT = Path(__file__).resolve().parent.parent / "mentalmagic"
 PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
@@ -200,7 +200,8 @@ def test_a_list_of_reasons_worded_at_once_reads_as_each_worded_alone():
         worded = render_all(reasons, t)
         assert worded == [render(m, t) for m in reasons], lang
         assert len(set(worded)) == len(reasons), lang  # the shared part never stands in for another's
-    assert render_all(reasons)[2] == "Swamp's colour identity is {B}; Thrasios, Triton Hero and Tymna the Weaver's is {W}{U}"
+    assert render_all(reasons)[2] == ("Swamp's colour identity is {B}; "
+                                      "Thrasios, Triton Hero and Tymna the Weaver's is {W}{U}")
     assert "Plaine" in render_all(reasons, translations("fr"))[0]
 
 
