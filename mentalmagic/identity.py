@@ -34,9 +34,21 @@ def wubrg(identity: Iterable[str]) -> list[str]:
 
 
 def identity_text(identity: Iterable[str]) -> Message | str:
-    """'{R}{W}', or 'colourless' for the empty identity: how a 903.5c reason says it."""
+    """'{R}{W}', or 'colourless' for the empty identity: how a 903.5c reason says it. An empty
+    answer's reasons say the namer's identity once per same-cost name: an identity's text is kept."""
+    said = _TEXTS.get(identity) if type(identity) is frozenset else None
+    if said is not None:
+        return said
     letters = wubrg(identity)
-    return "".join("{" + c + "}" for c in letters) if letters else say("identity.colourless")
+    if not letters:
+        return say("identity.colourless")
+    said = "".join("{" + c + "}" for c in letters)
+    if type(identity) is frozenset and len(_TEXTS) < 64:  # 31 identities of the five colours
+        _TEXTS[identity] = said
+    return said
+
+
+_TEXTS: dict[frozenset, str] = {}
 
 
 def symbol_colours(text: str) -> Identity:
