@@ -180,7 +180,7 @@ def _render(message: Message, t, shared: dict | None = None) -> str:
     if words is None:  # a code with no words is a bug the catalogue test catches; never a crash
         log.error("message code %r has no words", message.code)
         return message.code
-    params = {k: _word(v, t, shared) for k, v in message.params.items()}
+    params = {k: v if type(v) is str else _word(v, t, shared) for k, v in message.params.items()}  # most: a plain text
     elided = ELIDED.get(message.code)
     if isinstance(words, tuple):
         text = t.ngettext(words[0], words[1], int(message.params.get("n", 1)))

@@ -51,7 +51,9 @@ def select_language() -> str:
         chosen = request.cookies.get(COOKIE, "")
         if chosen in LANGUAGES:
             return chosen
-    return _accepted(request.headers.get("Accept-Language", "")) or (ENGLISH if api else DEFAULT_LANGUAGE)
+    # the header read from the environ, as request.headers.get reads it, without the KeyError it
+    # raises and catches when a bot sends none
+    return _accepted(request.environ.get("HTTP_ACCEPT_LANGUAGE", "")) or (ENGLISH if api else DEFAULT_LANGUAGE)
 
 
 def _kept_if_short(longest: int, entries: int):
