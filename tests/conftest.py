@@ -115,15 +115,31 @@ def pytest_configure_node(node):
     node.workerinput[TEST_SECONDS] = _kept_seconds(node.config)
 
 
+# A test never timed (a fresh clone's first run, a new test) is expected to take what the timed
+# tests of its kind took on average; with none of its kind timed, a rough share by kind: a page in
+# Chromium or a server process costs about a hundred in-process tests, a snapshot sweep about ten.
+_KINDS = {"browser": 100.0, "processes": 100.0, "fuzz": 100.0, "snapshot": 10.0, "core": 1.0}
+
+
+def _kind(item) -> str:
+    return next((k for k in _KINDS if k != "core" and item.get_closest_marker(k)), "core")
+
+
 def _longest_modules_first(config, items) -> None:
     """Sort ``items`` by their module's expected seconds, longest first, each module's tests kept in
     their order: the sum of its tests' seconds in earlier runs, a test never timed counted as the
-    mean of those timed (with none timed, the modules of most tests go first, as xdist's own order)."""
+    mean of the timed tests of its kind (``_KINDS``)."""
     kept = _kept_seconds(config)
-    mean = sum(kept.values()) / len(kept) if kept else 1.0
+    kinds = {item.nodeid: _kind(item) for item in items}
+    timed: dict[str, list[float]] = {}
+    for item in items:
+        if item.nodeid in kept:
+            timed.setdefault(kinds[item.nodeid], []).append(kept[item.nodeid])
+    expected = {k: sum(v) / len(v) if (v := timed.get(k)) else share / 100 for k, share in _KINDS.items()}
     seconds: dict[str, float] = {}
     for item in items:
-        seconds[_module(item.nodeid)] = seconds.get(_module(item.nodeid), 0.0) + kept.get(item.nodeid, mean)
+        guess = kept.get(item.nodeid, expected[kinds[item.nodeid]])
+        seconds[_module(item.nodeid)] = seconds.get(_module(item.nodeid), 0.0) + guess
     items.sort(key=lambda item: -seconds[_module(item.nodeid)])  # stable: a module's tests stay together
 
 
