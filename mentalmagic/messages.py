@@ -155,11 +155,7 @@ def render(message: Message | str, translations=None) -> str:
     if not message.params:  # the same words every time in one catalogue ("the commander's"): worded once
         key = (t, message.code)
         said = _SAID.get(key)
-        if said is None:
-            if len(_SAID) >= 4096:  # a process holds a few catalogues; tests make more
-                _SAID.clear()
-            said = _SAID[key] = _render(message, t)
-        return said
+        return said if said is not None else _keep(_SAID, key, _render(message, t))
     return _render(message, t)
 
 
@@ -171,8 +167,20 @@ def render_all(messages: list, translations=None) -> list[str]:
     return [_render(m, t, shared) if isinstance(m, Message) and m.params else render(m, t) for m in messages]
 
 
-_SAID: dict = {}  # a message without parameters, by (translations object, code): a catalogue never changes once read
+# Kept words: a catalogue never changes once read. Each is read first (its hit costs a dict look-up)
+# and kept by _keep on a miss.
+_SAID: dict = {}  # a message without parameters, by (translations object, code)
 _TEXTS: dict = {}  # a message's translated text, by (translations object, English text)
+_LANGUAGE_OF: dict = {}  # the language a catalogue words in, by translations object
+
+
+def _keep(kept: dict, key, value, most: int = 4096):
+    """``value``, kept in ``kept`` under ``key``; ``kept`` starts over once it holds ``most``
+    (a process holds a few catalogues; tests make more)."""
+    if len(kept) >= most:
+        kept.clear()
+    kept[key] = value
+    return value
 
 
 def _render(message: Message, t, shared: dict | None = None) -> str:
@@ -189,9 +197,7 @@ def _render(message: Message, t, shared: dict | None = None) -> str:
     else:
         text = _TEXTS.get((t, words))
         if text is None:
-            if len(_TEXTS) >= 4096:
-                _TEXTS.clear()
-            text = _TEXTS[t, words] = t.gettext(words)
+            text = _keep(_TEXTS, (t, words), t.gettext(words))
     try:
         return text.format(**params)
     except (KeyError, IndexError, ValueError):  # a translation with a wrong placeholder: say it in English
@@ -227,18 +233,13 @@ def _word(value, t, shared: dict | None = None) -> str:
     return str(value)
 
 
-_LANGUAGE_OF: dict = {}  # by translations object: a catalogue never changes once read
-
-
 def _language_of(t) -> str:
     """The language a translations object words in, as its catalogue says it (``language``):
     asked for every card name a message words, so remembered per object."""
     said = _LANGUAGE_OF.get(t)
     if said is None:
-        if len(_LANGUAGE_OF) >= 64:  # a process holds a few catalogues; tests make more
-            _LANGUAGE_OF.clear()
         msgid = WORDS["language"]  # not a literal in the call: make messages would extract "language"
-        said = _LANGUAGE_OF[t] = t.gettext(msgid) or ENGLISH
+        said = _keep(_LANGUAGE_OF, t, t.gettext(msgid) or ENGLISH, most=64)
     return said
 
 
