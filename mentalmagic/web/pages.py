@@ -9,6 +9,7 @@ asks the API for the result.
 from __future__ import annotations
 
 import posixpath
+import unicodedata
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, send_from_directory
@@ -101,12 +102,24 @@ def set_language(code: str):
     """Remember the chosen language in a cookie and go back to the page it was chosen on."""
     if code not in LANGUAGES:
         abort(404)
-    target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = "/"  # only a path of this site: never an open redirect
-    resp = redirect(target, code=303)
+    resp = redirect(site_path(request.args.get("next", "/")), code=303)
     resp.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
     return resp
+
+
+def site_path(target: str) -> str:
+    """``target`` when it is a path of this site, else ``/``: never an open redirect, never a header
+    that can't be sent. A path starts with one ``/``; a backslash (read as ``/`` by browsers) or a
+    control, format or line-separator character anywhere (browsers drop a tab or a newline, making
+    ``/<tab>/evil.example`` into ``//evil.example``; a header can't hold a newline) is refused."""
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    if any(unicodedata.category(c) in _NOT_IN_A_PATH for c in target):
+        return "/"
+    return target
+
+
+_NOT_IN_A_PATH = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, format, surrogates, unassigned, line breaks
 
 
 @bp.get("/vendor/<package>/<path:filename>")
