@@ -659,11 +659,15 @@ COMMANDER_DAMAGE_LOSS = 21  # 903.10a
 
 
 def _commander_damage(ctx: _Context, cmd: CommanderDamage):
-    """903.10a (D14(d)): combat damage from one commander, totalled; at 21 the player loses and leaves."""
+    """903.10a (D14(d)): combat damage from one commander, totalled; at 21 the player loses and leaves.
+    Only a commander on the battlefield deals combat damage: one on the stack, in a hand or in the
+    command zone deals none."""
     pid = player_in(ctx.state, ctx.setup, cmd.player)  # the schema asks for it
     c = ctx.card(cmd.commander)
     if not c.commander_of:
         raise CommanderRefused("commander_damage.not_commander", rule="903.10a")
+    if c.zone != BATTLEFIELD:  # 903.10a: combat damage, dealt by a creature on the battlefield
+        raise CommanderRefused("commander_damage.not_on_battlefield", rule="903.10a")
     total = ctx.state.players[pid].commander_damage.get(c.id, 0) + cmd.amount
     data: dict = {"player": pid, "commander": c.id, "amount": cmd.amount, "total": total}
     if total >= COMMANDER_DAMAGE_LOSS:  # recorded like D8; a player who loses leaves the game

@@ -218,8 +218,9 @@ class GameState:
         teams = any(p.team is not None for p in setup.players)
         sides = {p.id: f"team:{p.team}" if teams and p.team is not None else f"player:{p.id}" for p in setup.players}
         # D14(e): a commander's name is taken from the start (its front face's: D4), by no naming
-        reserved = frozenset(printed.split(" // ")[0] for _, printed, _ in setup.commanders)
-        return cls(0, cards, [cid for cid, _ in setup.library], NameRegistry(reserved=reserved), players, sides)
+        held = tuple(NameRecord(printed.split(" // ")[0], cid, pid, 0, rule="D14(e)")
+                     for cid, printed, pid in setup.commanders)
+        return cls(0, cards, [cid for cid, _ in setup.library], NameRegistry(from_start=held), players, sides)
 
     def _with_cards(self, cards: dict[str, CardState], share_names: bool = False) -> GameState:
         new = GameState(self.seq, cards, list(self.library),

@@ -620,6 +620,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "command_zone.owner_choice": N_("putting a commander into the command zone is its owner's choice ({player})"),
     "commander_damage.not_commander": N_("only damage dealt by a commander is counted (903.10a); this card is not "
                                          "one"),
+    "commander_damage.not_on_battlefield": N_("only a commander on the battlefield deals combat damage (903.10a); "
+                                              "this commander is not on the battlefield"),
     "face_down.named_when_up": N_("a face-down card is named only as it is turned face up"),
     "face_down.not": N_("this card is not face down"),
     "reveal.not_hidden": N_("card {card} is not hidden: only library or hand cards are revealed"),

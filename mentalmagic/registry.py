@@ -31,11 +31,14 @@ class NameRegistry:
     """Every name taken in a game, keyed by folded name (704.2); names are never given back, not
     even the one a card drops under MageRing (its 'once per game': docs/rule-sets.md)."""
 
-    def __init__(self, records: tuple[NameRecord, ...] | list[NameRecord] = (), reserved: frozenset[str] = frozenset()):
+    def __init__(self, records: tuple[NameRecord, ...] | list[NameRecord] = (),
+                 from_start: tuple[NameRecord, ...] = ()):
         self._by_key: dict[str, list[NameRecord]] = {}
-        # D14(e): names taken from the start by no card's naming (the commanders'), folded: taken for
-        # 704.2 and before any card went face down (D6), never listed as a card's naming
-        self.reserved = frozenset(fold(n) for n in reserved)
+        # D14(e): the commanders' names, taken from the start (seq 0) by no card's naming: taken for
+        # 704.2 and before any card went face down (D6); listed with the names taken (each by its
+        # commander's card and player) but never as a card's naming (records(), of_card())
+        self.from_start = tuple(from_start)
+        self.reserved = frozenset(r.key for r in self.from_start)
         for r in records:
             self.add(r)
 
@@ -44,7 +47,7 @@ class NameRegistry:
 
     def copy(self) -> NameRegistry:
         new = NameRegistry()  # the lists copied as they are: no re-sorting, no re-folding (issue 8)
-        new.reserved = self.reserved
+        new.from_start, new.reserved = self.from_start, self.reserved
         new._by_key = {k: list(rs) for k, rs in self._by_key.items()}
         return new
 

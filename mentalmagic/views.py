@@ -305,10 +305,13 @@ def _player_cards(game: Game, caller: Caller, handles: dict[str, str], pool: Car
 
 
 def names_view(state: GameState, shown: Viewer | None = None) -> list[dict]:
-    """Every name taken (704.2), in the order taken; public to every player of the game, each
-    card by its id where the caller sees it, else by a handle of the record's own (D15)."""
+    """Every name taken (704.2), in the order taken: the commanders' from the start (seq 0, rule
+    D14(e)), then each naming; public to every player of the game, each card by its id where the
+    caller sees it, else by a handle of the record's own (D15)."""
     def card(r) -> str:
         c = state.cards[r.card]
         return r.card if shown is None or shown.sees(c) else shown.in_names(c, r.seq)
-    return [{"name": r.name, "card": card(r), "player": r.player, "seq": r.seq, "exception": r.exception}
-            for r in sorted(state.names.records(), key=lambda r: (r.seq, r.name))]
+    held = [{"name": r.name, "card": card(r), "player": r.player, "seq": 0, "exception": None, "rule": r.rule}
+            for r in state.names.from_start]
+    return held + [{"name": r.name, "card": card(r), "player": r.player, "seq": r.seq, "exception": r.exception}
+                   for r in sorted(state.names.records(), key=lambda r: (r.seq, r.name))]

@@ -109,7 +109,7 @@ def test_a_commander_is_never_named(client):
     g.refused(ANA, 409, "commander_refused", "903.3", type="move", card=krenko, to="stack",
               name="Goblin Chieftain")
     g.do(ANA, type="move", card=krenko, to="stack")  # cast as itself: no name needed
-    assert g.card(krenko)["named_as"] is None and g.names() == []
+    assert g.card(krenko)["named_as"] is None and [n["seq"] for n in g.names()] == [0, 0]  # D14(e)'s only
 
 
 # == 903.5c, D14(b): colour identity on every name ================================================
@@ -126,7 +126,8 @@ def test_a_mono_red_commanders_player_can_name_a_red_or_a_colourless_card(client
     shock, stone = g.draw(ANA, 2)
     g.cast(ANA, shock, "Lightning Bolt")
     g.do(ANA, type="name", card=stone, name="Fellwar Stone")
-    assert [(n["name"], n["player"]) for n in g.names()] == [("Lightning Bolt", ANA), ("Fellwar Stone", ANA)]
+    assert [(n["name"], n["player"]) for n in g.names()] == [(KRENKO, ANA), (THALIA, BOB), ("Lightning Bolt", ANA),
+                                                             ("Fellwar Stone", ANA)]
 
 
 def test_a_boros_hybrid_card_cant_be_named_by_a_mono_white_player_but_can_by_a_boros_one(client):
@@ -238,7 +239,7 @@ def test_a_commander_stays_one_face_down(client):
     options = g.get(f"/cards/{krenko}/face-up", ANA).get_json()
     assert (options["allowed"], options["loses"], options["rule"]) == ([], False, "903.3")
     assert g.do(ANA, type="turn_face_up", card=krenko)["event"]["rule"] == "903.3"
-    assert g.names() == []
+    assert [n["rule"] for n in g.names()] == ["D14(e)", "D14(e)"]  # taken from the start, never by a naming
 
 
 # == 702 after the start: ownership ===============================================================
@@ -271,6 +272,9 @@ def test_21_combat_damage_from_one_commander_ends_a_player(client):
     g = CommanderGame(client, [KRENKO, THALIA, KRENKO], ["Shock", "Savannah Lions"])
     ana_krenko, cid_krenko = g.commander[ANA], g.commander[CID]
     [lions] = g.draw(BOB)
+    for player, krenko in ((ANA, ana_krenko), (CID, cid_krenko)):  # 903.10a: from the battlefield
+        g.do(player, type="move", card=krenko, to="stack")
+        g.do(player, type="move", card=krenko, to="battlefield")
     g.do(JUDGE, type="commander_damage", player=BOB, commander=ana_krenko, amount=20)
     g.do(BOB, type="commander_damage", player=BOB, commander=cid_krenko, amount=20)
     assert g.status(BOB) == "in_game"  # 40 in all, but 20 from each
@@ -290,6 +294,8 @@ def test_commander_damage_is_refused_for_a_card_that_is_not_a_commander_or_by_a_
     [shock] = g.draw(ANA)
     g.refused(ANA, 409, "commander_refused", "903.10a", type="commander_damage", player=BOB, commander=shock,
               amount=3)
+    g.refused(ANA, 409, "commander_refused", "903.10a", type="commander_damage", player=BOB,
+              commander=g.commander[ANA], amount=3)  # in the command zone: it deals no combat damage
     g.refused(CID, 403, "forbidden", type="commander_damage", player=BOB, commander=g.commander[ANA], amount=3)
     g.refused(ANA, 422, "invalid", type="commander_damage", player=BOB, commander=g.commander[ANA], amount=0)
 
@@ -329,6 +335,24 @@ def test_d14e_a_2rr_card_cant_be_named_krenko_while_krenko_is_a_commander(client
     g.refused(BOB, 409, "name_taken", "704.2", type="move", card=other, to="stack", name=KRENKO)
     body = client.get(f"{API}/check?printed=Hellrider&name={KRENKO}&game={g.id}").get_json()
     assert body["legal"] is False and any(r["rule"] == "704.2" for r in body["reasons"]), body
+
+
+def test_d14e_the_commanders_names_are_listed_as_taken_from_the_start_by_their_players(client):
+    """Issue 35: /names said nothing while Krenko's name was taken; the console read "no name taken"
+    and "taken by —". Each commander's name, from seq 0, by its card and its player (D14(e))."""
+    g = CommanderGame(client, [KRENKO, PARTNERS], ["Shock"])
+    thrasios, tymna = g.player(BOB)["commanders"]
+    expected = [(KRENKO, g.commander[ANA], ANA, 0, None, "D14(e)"), ("Thrasios, Triton Hero", thrasios, BOB, 0, None,
+                                                                      "D14(e)"),
+                ("Tymna the Weaver", tymna, BOB, 0, None, "D14(e)")]
+    for who in (JUDGE, ANA, BOB):
+        assert [(n["name"], n["card"], n["player"], n["seq"], n["exception"], n["rule"])
+                for n in g.names(who)] == expected
+    [shock] = g.draw(ANA)
+    g.cast(ANA, shock, "Lightning Bolt")
+    assert [n["name"] for n in g.names()][3:] == ["Lightning Bolt"] and "rule" not in g.names()[3]
+    taken = client.get(f"{API}/candidates?printed=Hellrider&game={g.id}").get_json()["candidates"]
+    assert [k["taken"] for k in taken if k["name"] == KRENKO] == [True]
 
 
 def test_701_1a_after_her_look_ends_ana_cant_take_a_library_card_never_shown(client):

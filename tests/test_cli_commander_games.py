@@ -24,6 +24,10 @@ def test_a_commander_game_is_started_with_each_players_commander(db, tmp_path): 
     assert isinstance(ana["commander"], str) and ana["commanders"] == [ana["commander"]]
     assert isinstance(ben["commander"], list) and len(ben["commander"]) == 2 and ben["commanders"] == ben["commander"]
     # the commanders' handles follow the library's nine: Krenko is #10 (grammar.card_handles)
+    refused = run(db, "do", game_id, "ben damaged 20 by 10")  # in the command zone: no combat damage
+    assert refused.exit_code == 1 and "903.10a" in refused.output
+    ok(db, "do", game_id, "ana cast 10")
+    ok(db, "do", game_id, "ana move 10 to battlefield")
     ok(db, "do", game_id, "ben damaged 20 by 10")
     assert "903.10a" in ok(db, "do", game_id, "ben damaged 1 by #10")
     (last,) = rows(db, "select data from events where game_id = ? order by seq desc limit 1", [game_id])

@@ -408,6 +408,9 @@ def test_a_commander_game_starts_with_each_players_commander(kept_context, base_
     expect(lines.first).to_contain_text("next tax {0}")  # no cast yet (903.8)
     # ...and follows commander damage a bot records through the API (903.10a)
     krenko = seats["Ana"]["commander"]
+    for zone in ("stack", "battlefield"):  # 903.10a: only a commander on the battlefield deals it
+        api(base_url, "POST", f"/games/{gid}/actions", kept["judge_token"],
+            {"type": "move", "card": krenko, "to": zone, "player": seats["Ana"]["id"]})
     api(base_url, "POST", f"/games/{gid}/actions", kept["judge_token"],
         {"type": "commander_damage", "player": seats["Ben"]["id"], "commander": krenko, "amount": 5})
     next_poll(pg)

@@ -46,7 +46,8 @@ def another_client(pg, base_url: str, game: dict, line: str):
 def test_a_redraw_keeps_the_judges_typing_focus_and_caret(guarded, base_url):
     game = new_game(base_url, ["Lightning Bolt", "Shock", "Savannah Lions", "Grizzly Bears"], players=COMMANDERS,
                     format="commander")
-    api(base_url, "POST", f"/games/{game['id']}/line", game["judge_token"], {"line": "ana draw 1"})
+    for line in ("ana draw 1", "ana cast 5", "ana play 5"):  # Krenko, #5, onto the battlefield (903.10a)
+        api(base_url, "POST", f"/games/{game['id']}/line", game["judge_token"], {"line": line})
     pg = open_game(guarded, game)
     ana, ben = pg.locator("#players > li").nth(0), pg.locator("#players > li").nth(1)
     # the judge half types a name in the card panel, a line, and Ben's commander damage (903.10a)...

@@ -379,6 +379,8 @@ def test_the_whole_game(kept_context, base_url, lang):
         j.action("cast_commander")
         expect(pg.locator("#log li").first).to_contain_text("{2}")  # the tax paid, in the log
         expect(pg.locator(".commander-line").first).to_contain_text("{4}")
+        j.action("resolve")  # on the battlefield: only there does a commander deal combat damage (903.10a)
+        expect(pg.locator(f'.zone-battlefield [data-card="{krenko}"]')).to_be_visible()
         j.type("#damage-n-p2", "21")  # commander damage from Ben's row (903.10a)
         j.click("#players li:nth-child(2) .damage-form button")
         j.confirm(w["loses"].format(who="Ben"), "21", "903.10a", w["wins"])

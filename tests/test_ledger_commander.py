@@ -92,6 +92,9 @@ def test_casts_from_the_command_zone_and_damage_are_folded_replayed_and_undone(f
     second = t.do(ANA, type="move", card="k-ana", to="stack")
     assert second.data["commander_cast"] == {"player": ANA, "count": 2, "tax": "{2}"}
     assert t.state.players[ANA].commander_casts == {"k-ana": 2}
+    t.do(ANA, type="move", card="k-ana", to="battlefield")
+    t.do(CID, type="move", card="k-cid", to="stack")
+    t.do(CID, type="move", card="k-cid", to="battlefield")
     t.do(ANA, type="commander_damage", player=BOB, commander="k-ana", amount=20)
     t.do(CID, type="commander_damage", player=BOB, commander="k-cid", amount=20)
     assert t.state.players[BOB].in_game
@@ -122,5 +125,35 @@ def test_commander_damage_is_refused_for_a_player_out_of_the_game_or_a_card_that
     assert t.refused(ANA, errors.CommanderRefused, type="commander_damage", player=BOB, commander="c1",
                      amount=2).rule == "903.10a"
     t.refused(ANA, errors.InvalidInput, type="commander_damage", player="nobody", commander="k-ana", amount=2)
+    t.do(ANA, type="move", card="k-ana", to="stack")
+    t.do(ANA, type="move", card="k-ana", to="battlefield")
     t.do(BOB, type="leave_game")
     t.refused(ANA, errors.PlayerOutOfGame, type="commander_damage", player=BOB, commander="k-ana", amount=2)
+
+
+@pytest.mark.parametrize("way", [(), ("stack",), ("stack", "battlefield", "graveyard"),
+                                 ("stack", "battlefield", "hand")])
+def test_only_a_commander_on_the_battlefield_deals_commander_damage_903_10a(finder, way):
+    """903.10a counts combat damage: a commander in the command zone, on the stack (cast, not yet
+    resolved), in a graveyard or a hand deals none; refused with the rule, nothing recorded."""
+    t = CommanderTable(finder, "Shock")
+    for zone in way:
+        t.do(ANA, type="move", card="k-ana", to=zone)
+    err = t.refused(ANA, errors.CommanderRefused, type="commander_damage", player=BOB, commander="k-ana", amount=10)
+    assert err.rule == "903.10a" and err.said.code == "commander_damage.not_on_battlefield"
+    assert t.state.players[BOB].commander_damage == {}
+
+
+def test_a_commander_cast_and_not_resolved_never_ends_a_player_the_judges_10_then_11(finder):
+    """Issue 35: Krenko cast, not resolved, 10 then 11 recorded: Ben lost by 903.10a. Now both are
+    refused; once Krenko resolves, the same two end Bob's game."""
+    t = CommanderTable(finder, "Shock")
+    t.do(ANA, type="move", card="k-ana", to="stack")
+    for amount in (10, 11):
+        t.refused(ANA, errors.CommanderRefused, type="commander_damage", player=BOB, commander="k-ana",
+                  amount=amount)
+    assert t.state.players[BOB].in_game
+    t.do(ANA, type="move", card="k-ana", to="battlefield")
+    t.do(ANA, type="commander_damage", player=BOB, commander="k-ana", amount=10)
+    lost = t.do(ANA, type="commander_damage", player=BOB, commander="k-ana", amount=11)
+    assert lost.data["game_loss"]["rule"] == "903.10a" and t.state.players[BOB].status == "lost"

@@ -24,6 +24,8 @@ from strategies import SETUP as PLAIN_SETUP
 from strategies import commands
 
 from mentalmagic.actions import decide
+from mentalmagic.cli.seat import Seat
+from mentalmagic.cli.table import show_lines
 from mentalmagic.commands import Draw
 from mentalmagic.errors import ArbiterError
 from mentalmagic.game import Event, Game, GameState, replay
@@ -160,6 +162,29 @@ class HiddenLedger(RuleBasedStateMachine):
                     SEEN["an id from when it was seen"] += 1
                     assert any(sees(s.cards[cid], caller) for s in self.states), cid
 
+    @invariant()
+    def game_show_as_a_seat_prints_no_number_on_a_card_it_cant_see(self):
+        """Issue 35: `mentalmagic game show --as ben` printed "#1 ?" and "#4 ?", the game's fixed numbers
+        on hidden cards, so #4 could be followed from a Pentaland into a hand. The seat's lines, and its
+        log's, print a number only on a card the seat sees now (or saw in that event)."""
+        game = Game("g", SETUP, self.state, "")
+        seat = Seat.over(game, self.events)
+        number_of = {f"#{h}": cid for cid, h in seat.handles.items()}
+        for pid in PLAYERS:
+            caller = Caller(pid)
+            shown = show_lines(seat, game_view(game, caller, self.finder.pool),
+                               names_view(self.state, viewer(SETUP, self.state, caller)), caller)
+            numbers = re.findall(r"#\d+\b", "\n".join(shown))
+            hidden = [n for n in numbers if not sees(self.state.cards[number_of[n]], caller)]
+            assert not hidden, (pid, hidden, shown)
+            SEEN["hidden card in a seat's game show"] += "         ?" in "\n".join(shown)
+            for e, line in zip(self.events, (seat.event_line(e) for e in player_events(SETUP, self.events, caller)),
+                               strict=True):
+                before, after = self.states[e.seq - 1], self.states[e.seq]
+                for n in re.findall(r"#\d+\b", line):
+                    cid = number_of[n]
+                    assert sees(before.cards[cid], caller) or sees(after.cards[cid], caller), (pid, n, line)
+
     def teardown(self):
         """Two cards a player never saw swap printed identities: all they were shown is the same."""
         if not self.events:
@@ -192,3 +217,4 @@ def test_a_player_can_follow_no_hidden_card(finder):
     run_state_machine_as_test(HiddenLedger, settings=settings(max_examples=25, stateful_step_count=20,
                                                               deadline=None))
     assert SEEN["hidden card in a view"] and SEEN["swapped unseen cards"] and SEEN["a card named in a refusal"], SEEN
+    assert SEEN["hidden card in a seat's game show"], SEEN

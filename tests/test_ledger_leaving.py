@@ -65,6 +65,8 @@ def _commander_damage(finder):
     t = CommanderTable(finder, BOLT, players=THREE)
     t.do(BOB, type="draw", player=BOB, count=1)
     t.morph(BOB, "c1")
+    t.do(ANA, type="move", card="k-ana", to="stack")
+    t.do(ANA, type="move", card="k-ana", to="battlefield")
     action = {"type": "commander_damage", "player": BOB, "commander": "k-ana", "amount": 21}
     return t, BOB, action, "c1", lambda e: e.data["game_loss"], "903.10a"
 

@@ -60,10 +60,27 @@ class CurrentGameGroup(click.Group):
             db = db_path(ctx)
             # a command whose only argument is GAME reads a first word as a game id (`game show nope`: no such game)
             only_game = not any(isinstance(p, click.Argument) and p.name != "game_id" for p in cmd.params)
-            given = rest and (exists(db, rest[0]) or only_game and not rest[0].startswith("-"))
+            first = _first_argument(cmd, rest)  # options may come first: `game show --as ben GAME`
+            given = first is not None and (exists(db, first) or only_game)
             if not given:
                 game_id = current(db)
                 if game_id is None:
                     raise Misused(str(say("cli.no_current_game")))
                 rest = [game_id, *rest]
         return name, cmd, rest
+
+
+def _first_argument(cmd: click.Command, args: list[str]) -> str | None:
+    """The first word of ``args`` that is no option nor an option's value, as click will read it."""
+    valued = {name for p in cmd.params if isinstance(p, click.Option) and not p.is_flag and not p.count
+              for name in p.opts}
+    words = iter(args)
+    for word in words:
+        if word == "--":
+            return next(words, None)
+        if word.startswith("-") and len(word) > 1:
+            if word in valued:
+                next(words, None)  # its value
+            continue
+        return word
+    return None

@@ -22,6 +22,19 @@ class Seat:
         self.names = {p.id: p.name for p in self.game.setup.players}
         self.said = names_said(ctx, self.store.finder.pool)  # a card's English name in the CLI's language
 
+    @classmethod
+    def over(cls, game, events: list, said=str) -> Seat:
+        """A game read as the CLI reads it, from the game and its log rather than a database (the
+        property tests print a seat's `game show` from the states a state machine plays)."""
+        from ..grammar import Table, handle_of
+
+        seat = cls.__new__(cls)
+        seat.store, seat.game, seat.said = None, game, said
+        seat.table, seat.handles = Table.of(game.setup), handle_of(game.setup)
+        seat.names = {p.id: p.name for p in game.setup.players}
+        seat._events = events
+        return seat
+
     def player(self, text: str) -> str:
         from ..grammar import player_ref
 
@@ -39,13 +52,16 @@ class Seat:
 
     def game_events(self) -> list[dict]:
         """The whole log, as the judge reads it (dicts, as the API answers them)."""
-        return [e.to_dict() for e in self.store.events(self.game.id)]
+        events = self._events if self.store is None else self.store.events(self.game.id)
+        return [e.to_dict() for e in events]
 
     def who(self, pid: str | None) -> str:
         return self.names.get(pid, pid or str(say("cli.judge")))
 
     def ref(self, cid: str) -> str:
-        return "#" + self.handles.get(cid, cid)
+        """A card's number (#4); "?" for a handle the reader was shown instead of a card they can't
+        see (D15: a seat's names and events name it by a handle of their own, which says nothing)."""
+        return "#" + self.handles[cid] if cid in self.handles else "?"
 
     def event_line(self, e: dict) -> str:
         """One event as a line: seq, type, who, the cards by handle, where, the naming, the rule."""

@@ -30,7 +30,6 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
     Each card has a number (#1…), fixed for the game, that every other command accepts.
     `?` is a card whose printed identity the viewer may not see.
     """
-    from ..handles import viewer
     from ..services import game as game_view
     from ..services import names as names_view
 
@@ -40,21 +39,27 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
     if as_json:
         click.echo(json.dumps(view, ensure_ascii=False, indent=1))
         return
+    for line in show_lines(seat, view, names_view(uow(ctx), game_id, caller)["names"], caller, whole_library):
+        click.echo(line)
+
+
+def show_lines(seat: Seat, view: dict, taken: list[dict], caller, whole_library: bool = False) -> list[str]:
+    """`game show` as lines: the game as ``caller`` is shown it by the read model (the seat page's
+    view: views.game_view, names_view). D15: each card by the id the view gives, a number only where
+    the view gives one (a card the caller sees), a hidden card by no number and in the view's order."""
     state = seat.game.state
-    # the judge's own tool: a seat's view read back to the judge's numbers (a hidden card's handle, D15)
-    shown = viewer(seat.game.setup, state, caller)
-    view = {**view, "cards": [{**c, "id": shown.resolve(c["id"])} for c in view["cards"]]}
+    out = []
     hybrid = say("cli.phyrexian_as_hybrid") if view["options"].get("phyrexian_as_hybrid") else ""
-    click.echo(say("cli.show_header", id=view["id"], format=view["format"], seq=view["seq"], n=view["library_size"],
-                   hybrid=hybrid, who=seat.who(caller.player) if as_player else say("cli.the_judge")))
+    out.append(say("cli.show_header", id=view["id"], format=view["format"], seq=view["seq"], n=view["library_size"],
+                   hybrid=hybrid, who=say("cli.the_judge") if caller.is_judge else seat.who(caller.player)))
     if view["rules"]["differs"]:  # a variant: which, and its own rules where it differs (docs/rule-sets.md)
-        click.echo(say("cli.rules_differ", source=view["rules"]["source"], aspects=[
+        out.append(say("cli.rules_differ", source=view["rules"]["source"], aspects=[
             word_of("cli.aspect", d["aspect"], rule=d["rule"]) for d in view["rules"]["differs"]]))
-    click.echo(say("cli.players", players=[_player(p) for p in view["players"]]))
+    out.append(say("cli.players", players=[_player(p) for p in view["players"]]))
     groups: dict[tuple[str, str], list[dict]] = {}
     for c in view["cards"]:
-        looked = state.cards[c["id"]].looked_by
-        if c["zone"] == "library" and caller.is_judge and not (whole_library or c["revealed"] or looked):
+        if c["zone"] == "library" and caller.is_judge and not (
+                whole_library or c["revealed"] or state.cards[c["id"]].looked_by):
             continue
         key = (c["zone"], c["owner"] if c["zone"] in _BY_OWNER else "")
         groups.setdefault(key, []).append(c)
@@ -65,18 +70,17 @@ def game_show(ctx, game_id, as_player, whole_library, as_json):
                 continue
             title = say("cli.zone_of", zone=word_of("cli.zone", zone), name=seat.who(owner)) if owner \
                 else word_of("cli.zone", zone)
-            click.echo(say("cli.zone_count", zone=title, n=len(cards)))
-            order = library_pos if zone == "library" else {cid: int(h) for cid, h in seat.handles.items()}
-            cards.sort(key=lambda c: order.get(c["id"], 0))
-            for c in cards:
-                click.echo("  " + _card_row(seat, c, library_pos, zone))
-    taken = names_view(uow(ctx), game_id, caller)["names"]
+            out.append(say("cli.zone_count", zone=title, n=len(cards)))
+            if zone == "library":
+                cards.sort(key=lambda c: library_pos.get(c["id"], 0))
+            else:  # the numbered first, by number; the hidden after them, as the view lists them
+                cards.sort(key=lambda c: (_number(c) is None, _number(c) or 0))
+            out.extend("  " + _card_row(seat, c, library_pos, zone) for c in cards)
     if taken:
-        click.echo(say("cli.names_taken", names=[
+        out.append(say("cli.names_taken", names=[
             say("cli.name_taken", name=seat.said(n["name"]), card=seat.ref(n["card"]), player=seat.who(n["player"]))
             for n in taken]))
-    for line in _ending(seat, view):
-        click.echo(line)
+    return [str(line) for line in (*out, *_ending(seat, view))]
 
 
 def _player(p: dict):
@@ -116,8 +120,14 @@ def _ending(seat: Seat, view: dict) -> list[str]:
     return out
 
 
+def _number(c: dict) -> int | None:
+    """A card's number (#1…) where the view gives one: never on a card hidden from the seat (D15)."""
+    return c.get("handle")
+
+
 def _card_row(seat: Seat, c: dict, library_pos: dict, zone: str) -> str:
     marks = []
+    seen = _number(c) is not None
     if c["named_as"]:
         marks.append(say("cli.named", name=seat.said(c["named_as"])))
     if c.get("earlier_names"):  # MageRing: the names it dropped, shown to who sees the card (D15)
@@ -128,17 +138,18 @@ def _card_row(seat: Seat, c: dict, library_pos: dict, zone: str) -> str:
         marks.append(say("cli.face_down"))
     if c["revealed"]:
         marks.append(say("cli.revealed"))
-    looked = seat.game.state.cards[c["id"]].looked_by
+    looked = seat.game.state.cards[c["id"]].looked_by if seen else ()
     if looked:
         marks.append(say("cli.looked_by", players=[seat.who(p) for p in looked]))
     if zone == "library":
-        marks.append(say("cli.from_top", n=library_pos.get(c["id"], "?")))
+        marks.append(say("cli.from_top", n=library_pos[c["id"]] if seen else "?"))
     elif zone not in _BY_OWNER and c["owner"]:
         holder = c["controller"] or c["owner"]
         marks.append(say("cli.owner", holder=seat.who(holder), owner=seat.who(c["owner"])) if holder != c["owner"]
                      else seat.who(holder))
     printed = seat.said(c["printed"]) if c.get("printed") else "?"  # D15: a hidden card stays "?"
-    return f"{seat.ref(c['id']):>5}  {printed:<32} {chain(marks)}".rstrip()
+    number = f"#{c['handle']}" if seen else ""  # ...and has no number
+    return f"{number:>5}  {printed:<32} {chain(marks)}".rstrip()
 
 
 @click.command("log")

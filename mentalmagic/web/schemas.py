@@ -355,6 +355,7 @@ class NameOut(Out):
     player = fields.String(allow_none=True, required=True)
     seq = fields.Integer(required=True)
     exception = fields.String(allow_none=True, required=True)
+    rule = fields.String(metadata={"description": "D14(e): a commander's name, taken from the start"})
 
 
 class NamesOut(Out):
