@@ -12,6 +12,7 @@ handles their caller was shown (``Viewer.resolve``).
 from __future__ import annotations
 
 import hashlib
+import secrets
 import weakref
 from dataclasses import replace
 
@@ -78,7 +79,7 @@ class Viewer:
 
     def shown(self, c: CardState) -> str:
         """The id this caller knows ``c`` by now."""
-        if self.caller.is_judge or sees(c, self.caller):
+        if self.caller.is_judge or self.sees(c):
             return c.id
         epoch = self.state.players[c.owner].hand_epoch if c.zone == HAND and c.owner in self.state.players else c.epoch
         return _handle(self.key, "card", c.id, self.caller.player, epoch)
@@ -143,6 +144,24 @@ class Viewer:
             refs = {cid: card_ref(cid, numbers[cid]) for cid in refs if cid in numbers}
             e.said, e.fields = _referred(e.said, refs), _referred(e.fields, refs)
         return e
+
+
+class Preview(Viewer):
+    """What a dry run shows its caller of the state an action would make (D15, issue 30): only what
+    they see now and would still see after it. A card the action would show them (a draw, a look,
+    a reveal) stays hidden, as it is until the action is recorded; and every card hidden from them
+    goes by a handle of this preview's own, keyed by a random key: linked to nothing they were or
+    will be shown, not even to another dry run's. The judge sees everything, as in every view."""
+
+    def __init__(self, setup: GameSetup, now: GameState, after: GameState, caller: Caller):
+        super().__init__(setup, after, caller)
+        self.now = now
+        if not caller.is_judge:
+            self.key = _keyed(secrets.token_bytes(32))
+
+    def sees(self, c: CardState) -> bool:
+        was = self.now.cards.get(c.id)
+        return sees(c, self.caller) and (was is None or sees(was, self.caller))
 
 
 def _referred(value, refs: dict[str, CardRef]):

@@ -206,28 +206,33 @@ def act(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict
         game, changed = uow.games.append(game, event, after)
 
         def answer() -> dict:
-            return _acted(game.setup, event, before, game.state, changed, caller, uow.finder.pool)
+            return _acted(game.setup, event, before, game.state, changed, caller, uow.finder.pool,
+                          handles.viewer(game.setup, game.state, caller))
 
         uow.commit(answer)  # the answer is made in the transaction only when kept (an Idempotency-Key)
     return answer()
 
 
 def _acted(setup: GameSetup, event: Event, before: GameState, after: GameState, changed, caller: Caller,
-           pool) -> dict:
-    """An action's answer: its event and the cards it changed, as the caller may see them (D15)."""
-    shown = handles.viewer(setup, after, caller)
-    return {"event": views.event_view(event, caller, before, after, setup, partial(said_name, pool)),
-            "cards": [views.card_view(after.cards[cid], caller, pool, shown) for cid in changed]}
+           pool, shown: handles.Viewer) -> dict:
+    """An action's answer: its event and the cards it changed, as the caller may see them through
+    ``shown`` (D15): the game's handles after a recorded action, a dry run's own (handles.Preview)."""
+    return {"event": views.event_view(event, caller, before, after, setup, partial(said_name, pool), shown),
+            "cards": [views.card_view(after.cards[cid], caller, pool, shown) for cid in changed
+                      if views.listed(after.cards[cid], caller, shown)]}  # what its game view lists
 
 
 def preview(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> dict:
     """``act`` without recording: the event the action would make now (or the rule's refusal), the
     cards it would change and, when it would end the game, how (104.2a). Nothing is written: a page
-    says what a loss or a departure will do before it asks (issue 20)."""
+    says what a loss or a departure will do before it asks (issue 20). It shows no more than its
+    caller knows now (D15, issue 30): a card the action would show them is shown by the action, once
+    recorded, not by its preview (handles.Preview)."""
     game = _writable(uow.games.load(game_id))
     event, after = _decide(game, uow.finder, caller, command)
     changed = [cid for cid, c in after.cards.items() if game.state.cards.get(cid) != c]
-    return {**_acted(game.setup, event, game.state, after, changed, caller, uow.finder.pool),
+    shown = handles.Preview(game.setup, game.state, after, caller)
+    return {**_acted(game.setup, event, game.state, after, changed, caller, uow.finder.pool, shown),
             "dry_run": True, "finished": after.finished}
 
 

@@ -35,9 +35,10 @@ def visible_printed(state: GameState, card_id: str, viewer: str | None, is_judge
     return sees(state.card(card_id), Caller(viewer, is_judge))
 
 
-def listed(c: CardState, caller: Caller) -> bool:
-    """A game lists the cards out of the library, and library cards the caller may see."""
-    return c.zone != LIBRARY or sees(c, caller)
+def listed(c: CardState, caller: Caller, shown: Viewer | None = None) -> bool:
+    """A game lists the cards out of the library, and library cards the caller may see (through
+    ``shown``, when given: a dry run's ``Preview`` sees less)."""
+    return c.zone != LIBRARY or (shown.sees(c) if shown is not None else sees(c, caller))
 
 
 # -- what a card tells without naming ---------------------------------------------------------
@@ -141,7 +142,7 @@ def card_view(c: CardState, caller: Caller, pool: CardPool, shown: Viewer | None
     # public in the command zone, so hiding the flag in a hand would hide nothing
     if c.commander_of:
         out["commander"] = True
-    if sees(c, caller):
+    if shown.sees(c) if shown is not None else sees(c, caller):
         if c.former_names:  # MageRing: not to who can't see the card (D15: its names would link its handles)
             out["earlier_names"] = list(c.former_names)
         facts = facts_of(pool, c)
@@ -198,16 +199,18 @@ def said_note(data: dict, said_name: Callable[[str], str] | None = None) -> dict
 
 
 def event_view(e: Event, caller: Caller, before: GameState | None = None, after: GameState | None = None,
-               setup: GameSetup | None = None, said_name: Callable[[str], str] | None = None) -> dict:
+               setup: GameSetup | None = None, said_name: Callable[[str], str] | None = None,
+               shown: Viewer | None = None) -> dict:
     """An event as ``caller`` may read it; given the states around it, a card hidden from them
-    before and after it shows by a handle of the event's own (D15). ``said_name``: a card's English
+    before and after it shows by a handle of the event's own (D15); ``shown``: their handles in
+    ``after``, when not the game's (a dry run's: handles.Preview). ``said_name``: a card's English
     name as the reader's language says it, for the note of 704.4 (``said_note``)."""
     d = e.to_dict()
     if not caller.is_judge:  # the printed identity of a drawn card is the drawer's secret
         d["data"] = {k: v for k, v in d["data"].items() if k != "printed"}
         if after is not None and setup is not None:
             d["data"] = render_event_data(d["data"], before.cards if before else {}, after, e.seq,
-                                          viewer(setup, after, caller))
+                                          shown or viewer(setup, after, caller))
     d["data"] = said_note(d["data"], said_name)
     d["at"] = d.get("at") or ""
     return d
