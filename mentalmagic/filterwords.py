@@ -28,3 +28,18 @@ def in_english(word: str | None, french: dict[str, str]) -> str | None:
     if not word:
         return word
     return french.get(fold(word.strip()), word)
+
+# The creature types a French player names most, read as the card data's English (a search's `t:`).
+FRENCH_SUBTYPES: dict[str, str] = {
+    "gobelin": "goblin", "elfe": "elf", "humain": "human", "ange": "angel", "demon": "demon", "zombie": "zombie",
+    "vampire": "vampire", "sorcier": "wizard", "soldat": "soldier", "guerrier": "warrior", "chevalier": "knight",
+    "bete": "beast", "esprit": "spirit", "ondin": "merfolk", "chat": "cat", "oiseau": "bird", "clerc": "cleric",
+    "voleur": "rogue", "dragon": "dragon", "geant": "giant", "nain": "dwarf", "loup": "wolf", "serpent": "snake",
+    "chevaucheur": "rider",
+}
+# A search's `is:` words in French (search.py IS_TESTS).
+FRENCH_IS: dict[str, str] = {
+    "pris": "taken", "prise": "taken", "libre": "free", "surveille": "watched", "surveillee": "watched",
+    "scindee": "split", "sort": "spell", "historique": "historic", "hybride": "hybrid", "phyrexiane": "phyrexian",
+    "aventure": "adventure",
+}

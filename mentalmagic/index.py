@@ -24,6 +24,7 @@ from .messages import Message, either, say
 from .names import fold
 from .pool import CardPool
 from .rulesets import DEFAULT_RULES, RuleSet, cost_keys, readings, rule_set, ruleset_refusal
+from .search import Context, Search, sorted_names
 
 
 def rules_of(rules: RuleSet | None, phyrexian_as_hybrid: bool = False) -> RuleSet:
@@ -148,6 +149,8 @@ class CandidateQuery:
     commanders: tuple[Card, ...] = ()  # whose identity it is (for the reasons and the answer)
     taken: frozenset[str] = frozenset()  # folded names
     rules: RuleSet | None = None  # a rule set (rulesets.py); None: the default under the house option
+    search: Search | None = None  # a query over the candidates (search.py): it narrows, never adds
+    sort: str = "name"  # search.SORTS
 
     @property
     def whose(self) -> Message:
@@ -198,6 +201,7 @@ class CandidateFinder:
         self._indexes: dict[tuple, CostIndex] = {}  # (format, the default's house option or a rule set)
         self._filtered: dict[tuple, tuple[Nameable, ...]] = {}
         self._concrete: dict[tuple, tuple[ManaCost, ...]] = {}
+        self._refined: dict[tuple, tuple] = {}
         self._lock = Lock()
 
     def __getstate__(self) -> dict:  # a finder is cached with the indexes it built (storage/carddb.py)
@@ -205,7 +209,7 @@ class CandidateFinder:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._filtered, self._concrete = {}, {}
+        self._filtered, self._concrete, self._refined = {}, {}, {}
         self._lock = Lock()
 
     @staticmethod
@@ -261,6 +265,32 @@ class CandidateFinder:
                 self._filtered[key] = filtered
         return filtered
 
+    def context(self, taken: frozenset[str] = frozenset()) -> Context:
+        """What a search reads beyond the card: the taken names (704.2) and the ban list's watch (706.4a)."""
+        return Context(taken, self._watched)
+
+    def _watched(self, card: Card) -> bool:
+        return self.pool.mental_magic_status(card) == "watched"
+
+    def refined(self, names: tuple[Nameable, ...], search: Search | None, sort: str = "name",
+                taken: frozenset[str] = frozenset()) -> tuple[Nameable, ...]:
+        """``names`` (the rules' answer) narrowed by ``search`` and ordered by ``sort``: never a name
+        the rules did not give. The same tuple for the same question while remembered (a search
+        that reads the taken names is asked again for each game's names)."""
+        if search is None and sort == "name":
+            return names
+        key = (id(names), search.text if search is not None else None, sort,
+               taken if search is not None and search.uses_taken else None)
+        kept = self._refined.get(key)
+        if kept is not None and kept[0] is names:
+            return kept[1]
+        out = search.keep(names, self.context(taken)) if search is not None else names
+        out = sorted_names(out, sort)
+        if len(self._refined) >= 4096:  # searches typed by users must not grow it forever
+            self._refined.clear()
+        self._refined[key] = (names, out)  # the list held, so that its id stays its own
+        return out
+
     @staticmethod
     def printed_costs(printed: Card | None, cost: ManaCost | None) -> tuple[ManaCost, ...]:
         if printed is not None:
@@ -294,7 +324,8 @@ class CandidateFinder:
             printed=printed,
             costs=self.concrete_costs(costs, rules=rules),
             format=fmt,
-            names=self.names_for(costs, fmt, type_=q.type_, keyword=q.keyword, identity=q.identity, rules=rules),
+            names=self.refined(self.names_for(costs, fmt, type_=q.type_, keyword=q.keyword, identity=q.identity,
+                                              rules=rules), q.search, q.sort, q.taken),
             # never the printed card itself, nor any face of it (704.1, D4)
             excluded=printed.face_names if printed is not None else frozenset(),
             taken=q.taken,
@@ -453,13 +484,16 @@ def explain_empty(
     identity: Identity | None = None,
     whose: Message | None = None,
     rules: RuleSet | None = None,
+    search: Search | None = None,
+    context: Context | None = None,
 ) -> list[Exclusion]:
     """Why a query has no candidate: every same-cost name in the whole pool and what stops it.
 
     The printed card itself (704.1, D4), a card banned or restricted in the format (706.1),
     on the Mental Magic list (706.2–706.4) or not of the format (704.1), or outside the
     asker's type or keyword filter, or outside the asker's commander's colour identity
-    (903.5c). A scan of the pool: asked only when the answer is empty.
+    (903.5c), or left out by the asker's search (``search`` read in ``context``: no rule). A scan
+    of the pool: asked only when the answer is empty.
     """
     fmt = check_format(fmt)
     rules = rules_of(rules, phyrexian_as_hybrid)
@@ -482,6 +516,8 @@ def explain_empty(
             rule, reason = None, say("name.filtered", name=n.said_name, filter=asked)
         elif identity is not None and (outside := _outside_identity(n, identity, whose)) is not None:
             rule, reason = outside.rule, outside.message
+        elif search is not None and not search.test(n, context or Context()):
+            rule, reason = None, say("name.queried", name=n.said_name, query=search.text)
         else:  # a candidate after all: not an exclusion (the caller's list was not empty)
             continue
         out.append(Exclusion(n.name, n.french_name, rule, reason))

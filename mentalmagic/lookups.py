@@ -18,6 +18,7 @@ from .identity import Identity
 from .index import CandidateFinder, CandidateList, CandidateQuery, Exclusion, Verdict, explain_empty
 from .mana import ManaCost
 from .rulesets import game_rules, rule_set
+from .search import parse
 
 if TYPE_CHECKING:  # a look-up by name or cost never loads the game's modules
     from .game import Game
@@ -30,13 +31,15 @@ class Games(Protocol):
 def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost: ManaCost | None = None,
                     fmt: str | None = None, phyrexian_as_hybrid: bool | None = None, type_: str | None = None,
                     keyword: str | None = None, commanders: Sequence[str] = (), games: Games | None = None,
-                    game: str | None = None, player: str | None = None, rules: str | None = None) -> CandidateQuery:
+                    game: str | None = None, player: str | None = None, rules: str | None = None,
+                    query: str | None = None, sort: str | None = None) -> CandidateQuery:
     """The question, resolved: ``printed`` and ``commanders`` found by any English or French name
     (404, or 422 for a card that can't be a commander: 903.3, D14(c)). With ``game``, the game's
     format and option unless given, its taken names (704.2), and with ``player`` that player's
     commander's identity (903.5c, D14(b); 422 for nobody of the game). Without a format, the
     game's, else the commander format when asked within a commander's identity, else the default.
-    ``rules``: the rule set (docs/rule-sets.md), else the game's, else the default under the house option."""
+    ``rules``: the rule set (docs/rule-sets.md), else the game's, else the default under the house option.
+    ``query``: a search over the candidates (search.py: 422 when it can't be read), ``sort`` their order."""
     pool = finder.pool
     chosen = tuple(find_commanders(pool, commanders)) if commanders else ()
     identity = None  # the commanders' (903.5c), worked out below unless the game's player gives them
@@ -64,6 +67,8 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
         commanders=chosen,
         taken=taken,
         rules=rule_set(rules, {"phyrexian_as_hybrid": bool(phyrexian_as_hybrid)}) if rules is not None else None,
+        search=parse(query) if query and query.strip() else None,
+        sort=sort or "name",
     )
 
 
@@ -119,4 +124,5 @@ def why_none(finder: CandidateFinder, query: CandidateQuery) -> list[Exclusion]:
     """An empty answer's reasons: each same-cost card and the rule that keeps it out."""
     return explain_empty(finder.pool, printed=query.printed, cost=query.cost, fmt=query.fmt,
                          phyrexian_as_hybrid=query.phyrexian_as_hybrid, type_=query.type_, keyword=query.keyword,
-                         identity=query.identity, whose=query.whose, rules=query.rules)
+                         identity=query.identity, whose=query.whose, rules=query.rules, search=query.search,
+                         context=finder.context(query.taken))

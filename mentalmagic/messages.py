@@ -571,6 +571,17 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "identity.outside": N_("{name}'s colour identity is {identity}; {whose} is {within}"),
     "name.is_printed": N_("{name} is the printed card itself"),
     "name.filtered": N_("{name} is not {filter} (the filter asked)"),
+    "name.queried": N_("{name} does not fit the search {query}"),
+    # a search over the candidates that can't be read (search.py, docs/search.md)
+    "query.unexpected": N_("the search can't be read at position {at}: {token}"),
+    "query.unfinished": N_("the search ends too soon (position {at}): a value or a closing parenthesis is missing"),
+    "query.unknown_key": N_("unknown search key {key} at position {at}; the keys are: {known}"),
+    "query.unknown_is": N_("unknown is: word {value} at position {at}; the words are: {known}"),
+    "query.bad_operator": N_("{key} can't be compared with {op} (position {at})"),
+    "query.not_a_number": N_("{key} needs a number, not {value} (position {at})"),
+    "query.bad_colors": N_("{value} is not a colour (position {at}): use the letters W, U, B, R, G, C or a "
+                           "colour's name"),
+    "query.too_long": N_("the search is longer than {most} characters"),
     # the game's actions (actions.py)
     "card.left_game": N_("card {card} has left the game"),
     "library.only": Nn_("the library has only {n} card", "the library has only {n} cards"),

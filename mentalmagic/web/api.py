@@ -58,7 +58,7 @@ def load_query(schema) -> tuple[dict, CandidateQuery]:
             rt.finder, printed=args.get("printed"), cost=args.get("cost"), fmt=args["format"] if format_given else None,
             phyrexian_as_hybrid=args.get("phyrexian_as_hybrid"), type_=args.get("type"), keyword=args.get("keyword"),
             commanders=args.get("commander", ()), games=rt.games, game=args.get("game"), player=args.get("player"),
-            rules=args.get("rules"))
+            rules=args.get("rules"), query=args.get("q"), sort=args.get("sort"))
 
     if args.get("game"):  # a game's part is kept per game version (lookups._from_game), not per query string
         return args, asked()
@@ -159,10 +159,11 @@ def encoded() -> Encoded:
 
 def _question(q: CandidateQuery) -> tuple:
     """What an empty answer's reasons depend on: the question and the language they are worded in,
-    never a game's taken names."""
+    a game's taken names only where the search reads them (is:taken, is:free)."""
     return (q.printed.name if q.printed is not None else None, str(q.cost) if q.cost is not None else None, q.fmt,
             q.phyrexian_as_hybrid, q.type_, q.keyword, tuple(c.name for c in q.commanders), language(),
-            q.rules.index_key if q.rules is not None else None)
+            q.rules.index_key if q.rules is not None else None, q.search.text if q.search is not None else None,
+            q.taken if q.search is not None and q.search.uses_taken else None)
 
 
 @bp.get("/check")

@@ -16,6 +16,8 @@ from ..runtime.inputs import ZONES as ZONES
 from ..runtime.inputs import CreateGameIn as CreateGameIn
 from ..runtime.inputs import Length, OneOf, Range, Strict
 from ..runtime.inputs import load_action as load_action
+from ..search import MAX_LENGTH as MAX_QUERY
+from ..search import SORTS
 from ..zones import REMOVED
 from .fields import CommanderIds, ManaCostField
 
@@ -75,6 +77,12 @@ class _PrintedOrCost(Query):
 class CandidatesQuery(_PrintedOrCost):
     type = fields.String(validate=Length(min=1, max=50))
     keyword = fields.String(validate=Length(min=1, max=50))
+    q = fields.String(validate=Length(max=MAX_QUERY), metadata={
+        "description": "a search over the candidates, in Scryfall's syntax (docs/search.md): "
+                       "t:creature o:flying pow>=2 is:free. It narrows the list, never adds a name; "
+                       "one that can't be read is a 422 naming its position and token"})
+    sort = fields.String(load_default="name", validate=OneOf(SORTS), metadata={
+        "description": "the candidates' order: name, mv (mana value), power or toughness, then by name"})
     limit = fields.Integer(validate=Range(min=1, max=10000))
     offset = fields.Integer(load_default=0, validate=Range(min=0, max=LARGEST))
 
@@ -140,6 +148,9 @@ class CandidateOut(Out):
     mana_cost = fields.String(required=True)
     mana_value = fields.Float(required=True)
     type_line = fields.String(required=True)
+    power = fields.String(allow_none=True, required=True, metadata={"description": "as printed ('*', '1+*')"})
+    toughness = fields.String(allow_none=True, required=True)
+    loyalty = fields.String(allow_none=True, required=True)
     taken = fields.Boolean(required=True)
     watched = fields.Boolean(required=True)
     card = fields.String(required=True, metadata={"description": "the full name of the card it belongs to"})
@@ -148,7 +159,8 @@ class CandidateOut(Out):
 class ExcludedOut(Out):
     name = fields.String(required=True)
     french_name = fields.String(allow_none=True, required=True)
-    rule = fields.String(allow_none=True, required=True, metadata={"description": "null: left out by a filter"})
+    rule = fields.String(allow_none=True, required=True,
+                         metadata={"description": "null: left out by a filter or the search (q), not by a rule"})
     reason = fields.String(required=True)
 
 
