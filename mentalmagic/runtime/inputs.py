@@ -108,8 +108,23 @@ class PlayerIn(Strict):
                        "partners (903.3, D14); 422 when it can't be one, and in any other format"})
 
 
+class Flag(fields.Boolean):
+    """JSON true or false, not "yes", 1 or 0 (a bot that sends those has a bug worth hearing about;
+    Python's 0 == False, so marshmallow's ``falsy={False}`` alone would take a 0)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def flag(**kwargs) -> fields.Boolean:
+    """A body's boolean: ``Flag`` (every boolean of every body is one; a query's ``dry_run=1`` is text)."""
+    return Flag(truthy={True}, falsy={False}, **kwargs)
+
+
 class OptionsIn(Strict):
-    phyrexian_as_hybrid = fields.Boolean(load_default=False, metadata={"description": "house option of D3"})
+    phyrexian_as_hybrid = flag(load_default=False, metadata={"description": "house option of D3"})
 
 
 class CreateGameIn(Strict):
@@ -126,7 +141,7 @@ class CreateGameIn(Strict):
                        "options are its options"})
     series = fields.String(validate=Length(min=1, max=100), metadata={
         "description": "a series' id (POST /series): the game plays under its rule set; send the series' token"})
-    shuffle = fields.Boolean(load_default=True, metadata={
+    shuffle = flag(load_default=True, metadata={
         "description": "false keeps the given order as the library, top first (a judge recording a real table)"})
     exactly_one = ("library", "deck")  # for the OpenAPI document, which can't read validates_schema
 
@@ -150,11 +165,6 @@ class Text(fields.String):
 
     def _deserialize(self, value, attr, data, **kwargs):
         return super()._deserialize(value, attr, data, **kwargs).strip()
-
-
-def _flag(**kwargs) -> fields.Boolean:
-    """JSON true or false, not "yes" or 1 (a bot that sends those has a bug worth hearing about)."""
-    return fields.Boolean(truthy={True}, falsy={False}, **kwargs)
 
 
 def _kind(command: type[commands.Command]) -> fields.String:
@@ -221,8 +231,8 @@ class MoveIn(_MayLeave):
     type = _kind(commands.Move)
     card = _card
     to = fields.String(required=True, validate=OneOf(ZONES))
-    face_down = _flag()
-    pentaland = _flag()
+    face_down = flag()
+    pentaland = flag()
     name = Text()
     position = fields.String(validate=OneOf(["top", "bottom"]),
                              metadata={"description": "with to=library: top (default) or bottom"})
@@ -240,7 +250,7 @@ class NameIn(_Action):
     type = _kind(commands.Name)
     card = _card
     name = Text(required=True)
-    choice = _flag(load_default=False, metadata={
+    choice = flag(load_default=False, metadata={
         "description": "705.5, D11: the acting player names a card an effect has them choose among cards revealed"
                        " to them, which they need not own or control"})
 
@@ -268,7 +278,7 @@ class _CardsOrCount(_Action):
 class RevealIn(_CardsOrCount):
     command = commands.Reveal
     type = _kind(commands.Reveal)
-    continuous = _flag(load_default=False)
+    continuous = flag(load_default=False)
 
 
 class LookIn(_CardsOrCount):

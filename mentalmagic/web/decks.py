@@ -12,7 +12,7 @@ from ..runtime.inputs import Length, OneOf
 from ..storage.deckdb import DeckStore
 from . import openapi
 from .bodies import json_object
-from .idempotency import answered
+from .idempotency import answered, request_key
 from .schemas import Out, Query, Strict
 
 bp = Blueprint("decks", __name__, url_prefix="/api/v1/decks")
@@ -151,6 +151,7 @@ def create_deck():
     query = _dry.load(request.args.to_dict())
     data = _create.load(json_object())
     if query["dry_run"]:
+        request_key()  # the write's 400 for a key it refuses
         return jsonify(decks.dry_run(_uow(), data["name"], data["list"]))
     uow = _uow()
     return answered(uow, 201, lambda: decks.create_deck(uow, data["name"], data["list"]))

@@ -15,7 +15,7 @@ from ..rulesets import game_options
 from . import schemas
 from .bodies import json_body
 from .decks import DryRunQuery, deck_library
-from .idempotency import answered
+from .idempotency import answered, request_key
 from .openapi import Op, register_operations
 from .remembered import Remembered
 
@@ -110,6 +110,7 @@ def _etag(game_id: str, version: int, caller: Caller) -> str:
 def act(game_id: str):
     caller = _caller(game_id)
     if _dry.load(request.args.to_dict())["dry_run"]:
+        request_key()  # the write's 400 for a key it refuses
         return jsonify(services.preview(_uow(), game_id, caller, _action()))
     uow, command = _uow(), _action()
     return answered(uow, 200, lambda: services.act(uow, game_id, caller, command))

@@ -3,10 +3,10 @@
 
 A bot whose connection breaks after sending can't know whether its write counted. With the
 header, the first answer is kept in the write's own transaction (storage/idempotency.py); a retry
-with the same key, on the same route, by the same caller (its token, else its address), with the
-same body, within a day, gets that answer again (``Idempotent-Replayed: true``) and writes
-nothing. The same key with another body is ``422 idempotency_key_reused``. The kept answer is
-sealed under the key (a SHAKE-256 keystream): it may hold tokens, and the database never holds a
+with the same key, on the same route, by the same caller (its token however the scheme is
+spelled, else its address), with the same body, within a day, gets that answer again
+(``Idempotent-Replayed: true``) and writes nothing. The same key with another body is
+``422 idempotency_key_reused``. The kept answer is sealed under the key (a SHAKE-256 keystream): it may hold tokens, and the database never holds a
 token in clear; without the key the row can't be read.
 """
 
@@ -19,8 +19,10 @@ from collections.abc import Callable
 
 from flask import current_app, jsonify, request
 
+from ..errors import ArbiterError, Unauthorized
 from ..messages import say
 from ..storage import idempotency
+from ..tokens import bearer, token_hash
 from .encoding import dumps
 from .errors import envelope
 
@@ -44,18 +46,42 @@ def _replay(status: int, body: bytes):
     return resp
 
 
+class BadKey(ArbiterError):
+    """An ``Idempotency-Key`` the contract refuses: 400, on a write and on its dry run alike."""
+
+    code = "bad_idempotency_key"
+
+    def __init__(self):
+        super().__init__("idempotency.bad_key", header=HEADER, n=LONGEST)
+
+
+def request_key() -> str | None:
+    """This request's ``Idempotency-Key``, None without one; ``BadKey`` when the contract refuses it.
+    A dry run asks too: it answers what the write would, the write's 400 included."""
+    key = request.headers.get(HEADER)
+    if key is not None and (len(key) > LONGEST or not re.fullmatch(PATTERN, key)):
+        raise BadKey
+    return key
+
+
+def _caller() -> str:
+    """Who retries: their token (hashed; ``Bearer``, ``bearer`` or ``BEARER``, the same token is the
+    same caller), else their address."""
+    try:
+        return "token " + token_hash(bearer(request.headers.get("Authorization"), "token.missing"))
+    except Unauthorized:
+        return f"address {request.remote_addr}"
+
+
 def answered(uow, status: int, write: Callable[[], dict]):
     """The answer of ``write()`` (which commits through ``uow``) with ``status``; with an
     Idempotency-Key, the kept answer of an earlier request instead, or ``write()``'s kept with it."""
-    key = request.headers.get(HEADER)
+    key = request_key()
     if key is None:
         resp = jsonify(write())
         resp.status_code = status
         return resp
-    if len(key) > LONGEST or not re.fullmatch(PATTERN, key):
-        return envelope(400, "bad_idempotency_key", say("idempotency.bad_key", header=HEADER, n=LONGEST))
-    caller = request.headers.get("Authorization") or f"address {request.remote_addr}"
-    key_hash = hashlib.sha256(f"{request.method} {request.path}\0{caller}\0{key}".encode()).hexdigest()
+    key_hash = hashlib.sha256(f"{request.method} {request.path}\0{_caller()}\0{key}".encode()).hexdigest()
     request_hash = hashlib.sha256(request.get_data(cache=True)).hexdigest()
     db_path = current_app.extensions["mentalmagic"].db_path
 
