@@ -6,8 +6,9 @@ header, the first answer is kept in the write's own transaction (storage/idempot
 with the same key, on the same route, by the same caller (its token however the scheme is
 spelled, else its address), with the same body, within a day, gets that answer again
 (``Idempotent-Replayed: true``) and writes nothing. The same key with another body is
-``422 idempotency_key_reused``. The kept answer is sealed under the key (a SHAKE-256 keystream): it may hold tokens, and the database never holds a
-token in clear; without the key the row can't be read.
+``422 idempotency_key_reused``. The kept answer is sealed under the key (a SHAKE-256
+keystream): it may hold tokens, and the database never holds a token in clear; without the
+key the row can't be read.
 """
 
 from __future__ import annotations
