@@ -81,6 +81,8 @@ def lookup():
     query["format"] = fmt if fmt in FORMATS else DEFAULT_FORMAT
     query["rules"] = request.args.get("rules", "").strip().lower()
     query["commander"] = " + ".join(request.args.getlist("commander"))[:300]  # partners: A + B
+    query["q"] = request.args.get("q", "")[:500]  # a search over the candidates (docs/search.md)
+    query["sort"] = request.args.get("sort", "name")
     return render_template(
         "lookup.html",
         formats=FORMATS,

@@ -83,6 +83,7 @@ def script_strings() -> dict[str, str]:
         "error.bad_response": _("The server sent an answer this page cannot read."),
         "rule": _("rule {rule}"),
         "filter.type": _("type {v}"),
+        "filter.query": _("search {v}"),
         "filter.keyword": _("keyword {v}"),
         "filter.game": _("game {v}"),
         "filter.commander": _("within {v}'s colour identity"),
@@ -102,6 +103,10 @@ def script_strings() -> dict[str, str]:
         **_plural("count.line", "{count} candidate in {format}",
                   "{count} candidates in {format}"),
         "count.none": _("No card of this format has a matching cost."),
+        "count.none_query": _("No name fits the search: the rules allow the names listed below, which it "
+                              "left out."),
+        "count.none_both": _("No name fits the search, and the rules allow none: each name below says "
+                             "what left it out."),
         **_plural("excluded.title", "Why not the card with this cost",
                   "Why not the {n} cards with this cost"),
         "cand.half_of": _("half of {card}"),

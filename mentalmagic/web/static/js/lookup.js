@@ -6,8 +6,11 @@
  *   rendered in chunks so 2,000 rows never freeze the page; when a cost has no
  *   candidate, the reasons the API gives ("excluded") in words
  * - the URL mirrors the query (/?printed=…&format=…) and loading it shows the result
+ * - a search box over the list (the API's q, docs/search.md) narrows it as you type, and a sort;
+ *   both go in the URL, so a link shares them; a search the API can't read is said beside the box
+ *   and the list shown stays
  */
-import { getJSON } from "./api.js";
+import { ApiError, getJSON } from "./api.js";
 import { cardView, markEl, typeLine } from "./cardview.js";
 import { Combobox } from "./combobox.js";
 import { $, el, reveal } from "./dom.js";
@@ -33,6 +36,10 @@ const gameInput = $("game-input");
 const commanderInput = $("commander-input");
 const phyrexianInput = $("phyrexian-input");
 const rulesSelect = $("rules-select");
+const queryInput = $("query-input");
+const queryError = $("query-error");
+const sortSelect = $("sort-select");
+const QUERY_WAIT = 60; // ms after the last key before the list is asked again
 const DEFAULT_RULES = rulesSelect.options[0].value;
 const results = $("results");
 const resultsTitle = $("results-title");
@@ -57,6 +64,7 @@ const status = new Status($("status"), {
   commander: [commanderInput, label(commanderInput)],
   phyrexian_as_hybrid: [phyrexianInput, label(phyrexianInput)],
   rules: [rulesSelect, label(rulesSelect)], options: [phyrexianInput, label(phyrexianInput)],
+  q: [queryInput, label(queryInput)], sort: [sortSelect, label(sortSelect)],
 });
 
 // Small polite live regions for the combobox and keypad (the main status stays for results).
@@ -115,6 +123,10 @@ function filtersInto(p) {
   else p.delete("phyrexian_as_hybrid");
   if (rulesSelect.value !== DEFAULT_RULES) p.set("rules", rulesSelect.value);
   else p.delete("rules");
+  if (queryInput.value.trim()) p.set("q", queryInput.value.trim());
+  else p.delete("q");
+  if (sortSelect.value !== "name") p.set("sort", sortSelect.value);
+  else p.delete("sort");
   return p;
 }
 
@@ -153,12 +165,12 @@ function runSearch(mode, { push = true } = {}) {
   load(queryFromForm(mode), { push });
 }
 
-/** Run the query shown again with the current options (format, type, keyword, game, option). */
-function rerun() {
+/** Run the query shown again with the current options (format, type, keyword, game, option, search). */
+function rerun({ push = true } = {}) {
   if (!state.params) return;
   const p = filtersInto(new URLSearchParams(state.params));
   if (p.toString() === state.params.toString()) return;
-  load(p, { push: true });
+  load(p, { push });
 }
 
 function setBusy(busy) {
@@ -169,6 +181,7 @@ function setBusy(busy) {
 function describeQuery(p) {
   const bits = [];
   if (p.has("type")) bits.push(t("filter.type", { v: p.get("type") }));
+  if (p.has("q")) bits.push(t("filter.query", { v: p.get("q") }));
   if (p.has("keyword")) bits.push(t("filter.keyword", { v: p.get("keyword") }));
   if (p.has("game")) bits.push(t("filter.game", { v: p.get("game") }));
   if (p.has("commander")) bits.push(t("filter.commander", { v: p.getAll("commander").join(" + ") }));
@@ -193,6 +206,7 @@ async function load(p, { push }) {
   try {
     const data = await getJSON("/candidates", q, ctrl.signal);
     if (my !== state.seq) return;
+    queryFine();
     if (data.printed && p.get("printed") !== data.printed.name) {
       // a French or partial-case name: share the card's English name from now on
       if (nameInput.value.trim() === p.get("printed")) nameInput.value = data.printed.name;
@@ -210,6 +224,7 @@ async function load(p, { push }) {
       describeQuery(p), ".", unknown), "ok");
   } catch (e) {
     if (e.name === "AbortError" || my !== state.seq) return;
+    if (queryRefused(e)) return; // the list shown stays; the box says what it can't read
     results.hidden = true;
     status.error(e);
     reveal(status.node, "center");
@@ -219,6 +234,21 @@ async function load(p, { push }) {
       results.classList.remove("is-stale");
     }
   }
+}
+
+/** A search the API can't read (422 on q alone): said beside the box, the list shown kept. */
+function queryRefused(e) {
+  const fields = e instanceof ApiError && e.status === 422 ? Object.keys(e.body.fields || {}) : [];
+  if (fields.length !== 1 || fields[0] !== "q" || results.hidden) return false;
+  queryInput.setAttribute("aria-invalid", "true");
+  queryError.textContent = e.body.message;
+  status.show(e.body.message, "error");
+  return true;
+}
+
+function queryFine() {
+  queryInput.removeAttribute("aria-invalid");
+  queryError.textContent = "";
 }
 
 /** The cost a query asked for, drawn as symbols (for headings and the status line). */
@@ -242,6 +272,14 @@ function renderExcluded(data) {
   excludedEl.replaceChildren(
     el("h3", { class: "sub", text: t("excluded.title", { n: list.length }) }),
     el("ul", { class: "excluded-list" }, ...items));
+}
+
+/** Why the list is empty: a rule (no same-cost card may be named), the search, or both. */
+function emptyWhy(data, p) {
+  if (!p.has("q")) return "count.none";
+  const excluded = data.excluded || [];
+  return excluded.length && excluded.every((x) => !x.rule) ? "count.none_query"
+    : excluded.some((x) => !x.rule) ? "count.none_both" : "count.none";
 }
 
 function renderResults(data, p) {
@@ -278,7 +316,7 @@ function renderResults(data, p) {
     ...tn("count.line", { n: data.count }, { count: el("strong", { class: "count", text: num(data.count) }),
       format: el("strong", { text: data.format }) }),
     describeQuery(p), ".",
-    data.count ? "" : el("span", { class: "muted", text: ` ${t("count.none")}` }));
+    data.count ? "" : el("span", { class: "muted", text: ` ${t(emptyWhy(data, p))}` }));
   renderExcluded(data);
   table.hidden = data.count === 0;
   results.hidden = false;
@@ -292,6 +330,7 @@ function rowFor(c, index) {
   const shown = french && c.french_name ? c.french_name : c.name;
   const other = french ? (c.french_name ? c.name : null) : c.french_name;
   const nameCell = cell("c-name", el("span", { class: "cand-name", lang: shown === c.name ? "en" : "fr", text: shown }));
+  const stats = c.power != null ? `${c.power}/${c.toughness}` : c.loyalty != null ? c.loyalty : null;
   if (c.card && c.card !== c.name) nameCell.append(el("span", { class: "of-card", text: t("cand.half_of", { card: c.card }) }));
   const alt = other
     ? cell("c-fr", el("span", { class: "label", "aria-hidden": "true", text: `${t(french ? "cand.english" : "cand.french")} ` }),
@@ -303,7 +342,8 @@ function rowFor(c, index) {
   if (c.taken) marks.append(markEl("taken", t("mark.taken"), t("mark.taken_title")));
   const classes = ["cand-row", "cand", index % 2 ? "is-even" : "", c.taken ? "is-taken" : ""].join(" ").trim();
   return el("div", { class: classes, role: "row", "aria-rowindex": String(index + 2) },
-    nameCell, cell("c-cost", manaCost(c.mana_cost, { short: true })), cell("c-type", c.type_line ? typeLine(c.type_line, "") : ""), alt, marks);
+    nameCell, cell("c-cost", manaCost(c.mana_cost, { short: true })), cell("c-type", c.type_line ? typeLine(c.type_line, "") : "",
+      stats ? el("span", { class: "stats", text: ` ${stats}` }) : null), alt, marks);
 }
 
 /** Append rows a chunk per frame; stops if a newer search started. Returns the first new row. */
@@ -400,6 +440,20 @@ for (const input of [typeInput, keywordInput, gameInput, commanderInput]) {
   input.addEventListener("change", () => rerun());
 }
 formatSelect.addEventListener("change", () => rerun());
+// the search narrows the list as you type: asked again a moment after the last key, the older
+// question aborted (load); the URL follows without a history entry per key
+let queryTimer = 0;
+queryInput.addEventListener("input", () => {
+  clearTimeout(queryTimer);
+  queryTimer = setTimeout(() => rerun({ push: false }), QUERY_WAIT);
+});
+queryInput.addEventListener("keydown", (ev) => {
+  if (ev.key !== "Enter" || ev.isComposing) return;
+  ev.preventDefault();
+  clearTimeout(queryTimer);
+  rerun({ push: false });
+});
+sortSelect.addEventListener("change", () => rerun());
 phyrexianInput.addEventListener("change", () => rerun());
 rulesSelect.addEventListener("change", () => rerun());
 
@@ -410,6 +464,9 @@ function fromUrl(push) {
   if (formats.includes(fmt)) formatSelect.value = fmt;
   typeInput.value = u.get("type") || "";
   keywordInput.value = u.get("keyword") || "";
+  queryInput.value = u.get("q") || "";
+  const sort = u.get("sort") || "name";
+  sortSelect.value = [...sortSelect.options].some((o) => o.value === sort) ? sort : "name";
   gameInput.value = u.get("game") || "";
   commanderInput.value = u.getAll("commander").join(" + ");
   phyrexianInput.checked = u.get("phyrexian_as_hybrid") === "true";

@@ -1,0 +1,106 @@
+"""The lookup page's search box over the candidates (docs/search.md), in a real Chromium: typing narrows
+the list as you type, the count follows, the URL shares it, keyboard only, axe clean, French and English."""
+
+from __future__ import annotations
+
+import urllib.parse
+
+import pytest
+from browser import axe_violations
+from playwright import sync_api
+from test_page import api, row, wait_results
+
+
+@pytest.fixture
+def page(kept_context, base_url):
+    return kept_context(base_url).page
+
+
+def count(pg) -> int:
+    return int(pg.locator("#count-line .count").inner_text().replace(",", "").replace("\u202f", "").replace(" ", ""))
+
+
+def url_holds(pg, text: str):
+    """Wait until the page's URL (decoded) holds ``text``: the page moved it with the history API."""
+    pg.wait_for_function("(t) => decodeURIComponent(location.search).includes(t)", arg=text)
+
+
+def tab_to(pg, element_id: str, most: int = 80):
+    """Tab through the page until ``element_id`` has the focus: the keyboard alone gets there."""
+    for _ in range(most):
+        if pg.evaluate("document.activeElement && document.activeElement.id") == element_id:
+            return
+        pg.keyboard.press("Tab")
+    raise AssertionError(f"#{element_id} is never reached with Tab")
+
+
+@pytest.mark.parametrize("locale, typed", [("en-US", "t:creature o:flying pow>=2"),
+                                           ("fr-FR", "t:créature o:flying pow>=2")])
+def test_typing_a_search_over_hellriders_candidates_narrows_the_list_as_you_type(kept_context, snapshot_url,
+                                                                                  locale, typed):
+    pg = kept_context(snapshot_url, locale=locale).page
+    pg.goto(f"{snapshot_url}/?printed=Hellrider")
+    everything = wait_results(pg)
+    assert everything > 250
+    tab_to(pg, "query-input")
+    counts = []
+    for part in typed.split(" "):  # a word at a time, each letter a key; the list follows each word
+        pg.keyboard.type(("" if not counts else " ") + part, delay=15)
+        url_holds(pg, part)
+        sync_api.expect(pg.locator("#status")).to_have_class("status is-ok")
+        counts.append(count(pg))
+    assert everything > counts[0] > counts[1] > counts[2] > 0, counts
+    expected = api(snapshot_url, "candidates", printed="Hellrider", q="t:creature o:flying pow>=2")
+    assert counts[-1] == expected["count"]
+    first = expected["candidates"][0]
+    shown = first["french_name"] if locale == "fr-FR" and first["french_name"] else first["name"]
+    sync_api.expect(row(pg, shown)).to_have_count(1)
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(pg.url).query)
+    assert query["q"] == [typed]  # a link shares the search
+    assert axe_violations(pg) == []
+
+
+def test_a_shared_link_shows_its_search_and_order(page, base_url):
+    page.goto(f"{base_url}/?printed=Shock&q=t:creature&sort=power")
+    n = wait_results(page)
+    expected = api(base_url, "candidates", printed="Shock", q="t:creature", sort="power")
+    assert n == expected["count"] > 1
+    sync_api.expect(page.locator("#query-input")).to_have_value("t:creature")
+    sync_api.expect(page.locator("#sort-select")).to_have_value("power")
+    names = page.locator("#candidates .cand .cand-name").all_inner_texts()
+    assert names == [c["name"] for c in expected["candidates"]]
+
+
+def test_a_search_that_cant_be_read_is_said_beside_the_box_and_the_list_stays(page, base_url):
+    page.goto(f"{base_url}/?printed=Shock")
+    n = wait_results(page)
+    tab_to(page, "query-input")
+    page.keyboard.type("foo:bar", delay=10)
+    sync_api.expect(page.locator("#query-error")).to_contain_text("foo")
+    sync_api.expect(page.locator("#query-input")).to_have_attribute("aria-invalid", "true")
+    assert count(page) == n and not page.locator("#results").is_hidden()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("t:creature", delay=10)
+    sync_api.expect(page.locator("#query-error")).to_have_text("")
+    sync_api.expect(page.locator("#query-input")).not_to_have_attribute("aria-invalid", "true")
+    wait_results(page)
+    assert axe_violations(page) == []
+
+
+def test_an_empty_answer_says_the_search_left_the_names_out(page, base_url):
+    page.goto(f"{base_url}/?printed=Shock&q=t:planeswalker")
+    assert wait_results(page) == 0
+    sync_api.expect(page.locator("#count-line")).to_contain_text("No name fits the search")
+    sync_api.expect(page.locator("#excluded")).to_contain_text("does not fit the search t:planeswalker")
+
+
+def test_the_sort_is_chosen_with_the_keyboard_and_goes_in_the_url(page, base_url):
+    page.goto(f"{base_url}/?printed=Shock")
+    wait_results(page)
+    tab_to(page, "sort-select")
+    page.keyboard.press("ArrowDown")  # mana value
+    url_holds(page, "sort=mv")
+    wait_results(page)
+    expected = api(base_url, "candidates", printed="Shock", sort="mv")
+    names = page.locator("#candidates .cand .cand-name").all_inner_texts()
+    assert names == [c["name"] for c in expected["candidates"]][:len(names)]
