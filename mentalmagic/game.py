@@ -18,6 +18,7 @@ from .errors import (
 )
 from .formats import check_format
 from .messages import say
+from .names import fold, has_control
 from .registry import NameRecord, NameRegistry
 from .zones import (
     BATTLEFIELD,
@@ -122,6 +123,7 @@ def check_setup(setup: GameSetup, pool) -> None:
         errors.setdefault("players", []).append(say("setup.no_player"))
     if len(set(pids)) != len(pids):
         errors.setdefault("players", []).append(say("setup.player_ids"))
+    errors.update(_name_faults(setup.players))
     ids = [c[0] for c in setup.library] + [c[0] for c in setup.commanders]
     if len(set(ids)) != len(ids):
         errors.setdefault("library", []).append(say("setup.card_ids"))
@@ -131,7 +133,24 @@ def check_setup(setup: GameSetup, pool) -> None:
     if unknown:
         errors.setdefault("library", []).append(say("setup.unknown_cards", cards=unknown[:10]))
     if errors:
-        raise InvalidInput("setup.invalid", fields=errors)
+        [(field, [why, *more])] = list(errors.items())[:1]
+        one = len(errors) == 1 and not more  # the one fault said at the top too, as the CLI prints it
+        raise InvalidInput(say("invalid.field", field=field, why=why) if one else "setup.invalid", fields=errors)
+
+
+def _name_faults(players: tuple[Player, ...]) -> dict[str, list]:
+    """Each player's name (and team) holds no control character, and no two names are equal ignoring
+    case and accents (`Ana`, `ana`, `Ána`): a line's `ana` names one player, never one of two."""
+    faults: dict[str, list] = {}
+    seen: dict[str, Player] = {}
+    for i, p in enumerate(players):
+        for what, text in (("name", p.name), ("team", p.team or "")):
+            if has_control(text):
+                faults[f"players.{i}.{what}"] = [say("setup.control_character")]
+        other = seen.setdefault(fold(p.name), p)
+        if other is not p and f"players.{i}.name" not in faults:
+            faults[f"players.{i}.name"] = [say("setup.same_name", name=p.name, other=other.name)]
+    return faults
 
 
 @dataclass

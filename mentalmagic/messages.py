@@ -716,6 +716,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "face_up.who_asks": N_("only its controller and the judge may ask what a face-down card could be"),
     "setup.no_player": N_("a game needs at least one player"),
     "setup.player_ids": N_("player ids must be unique"),
+    "setup.same_name": N_("'{name}' is '{other}' ignoring case and accents: give each player a name of their own"),
+    "setup.control_character": N_("a name holds no control character (NUL, a line break, a direction mark)"),
     "setup.card_ids": N_("card ids must be unique"),
     "setup.commanders": N_("a commander is a known card of a player of the game"),
     "setup.unknown_cards": N_("unknown cards: {cards}"),

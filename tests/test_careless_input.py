@@ -1,0 +1,60 @@
+"""Issue 30, careless input, tried as a new user would: each mistake gets its own plain refusal, in the
+API and the CLI alike, naming the field at fault (or the game, or the file), with suggestions where
+a word or a card name was misspelt; never a silent guess, never a refusal that names the wrong thing."""
+
+from __future__ import annotations
+
+import pytest
+import support
+from click.testing import CliRunner
+from driver import API
+from support import assert_envelope
+
+from mentalmagic.cli import main
+
+LIBRARY = ["Shock", "Savannah Lions", "Lightning Bolt", "Craw Wurm"]
+
+
+@pytest.fixture
+def cli_db(tmp_path, mini_card_db_path, mini_db_finder, monkeypatch):
+    """A games database over the mini pool, the CLI reading the session's pool."""
+    monkeypatch.setenv("MENTALMAGIC_CARDS", str(mini_card_db_path.parent / "AtomicCards.json"))
+    support.cli_over_session_pool(monkeypatch, mini_db_finder.pool, mini_db_finder)
+    return support.fresh_games_db(mini_card_db_path, tmp_path / "cli.sqlite")
+
+
+def cli(db, *args, lang="en"):
+    return CliRunner().invoke(main, ["--db", str(db), "--lang", lang, *map(str, args)])
+
+
+def new_game(client, *names: str):
+    return client.post(f"{API}/games", json={"players": [{"name": n} for n in names], "library": LIBRARY})
+
+
+# -- players' names --------------------------------------------------------------------------------
+@pytest.mark.parametrize(("names", "field"), [
+    (("Ana", "ana"), "players.1.name"),
+    (("Ana", "Bob", "ÁNA"), "players.2.name"),
+    (("Ána", "Ana"), "players.1.name"),
+    (("A\x00na", "Bob"), "players.0.name"),
+    (("Ana", "Bob\n"), "players.1.name"),
+    (("Ana", "Bob\u202e"), "players.1.name"),
+])
+def test_two_names_equal_ignoring_case_and_accents_or_a_control_character_are_refused(client, names, field):
+    error = assert_envelope(new_game(client, *names), 422)
+    assert list(error["fields"]) == [field], error
+    assert error["field_codes"][field][0]["message_code"] in ("setup.same_name", "setup.control_character")
+
+
+def test_the_cli_refuses_the_same_names_naming_the_field(cli_db, tmp_path):
+    listed = tmp_path / "list.txt"
+    listed.write_text("4 Shock\n", encoding="utf-8")
+    result = cli(cli_db, "game", "new", "Ana", "ana", "--list", listed)
+    assert result.exit_code != 0
+    assert "players.1.name" in result.output and "'ana' is 'Ana' ignoring case and accents" in result.output
+    result = cli(cli_db, "game", "new", "Ana", "ána", "--list", listed, lang="fr")
+    assert result.exit_code != 0 and "ne diffèrent que par la casse ou les accents" in result.output
+
+
+def test_names_that_differ_otherwise_are_taken(client):
+    assert new_game(client, "Ana", "Anna", "Ana Maria").status_code == 201
