@@ -95,3 +95,33 @@ def test_the_openapi_document_lists_q_and_sort(client):
     params = {p["name"]: p for p in doc["paths"]["/candidates"]["get"]["parameters"] if p["in"] == "query"}
     assert {"q", "sort"} <= params.keys()
     assert params["sort"]["schema"]["enum"] == ["name", "mv", "power", "toughness"]
+
+
+# -- the command line: mentalmagic candidates CARD --query … --sort …
+@pytest.fixture
+def db(tmp_path, monkeypatch, mini_pool, mini_finder):
+    import support
+
+    from mentalmagic.storage import connect
+
+    path = tmp_path / "cli.sqlite"
+    connect(path).conn.close()
+    support.cli_over_session_pool(monkeypatch, mini_pool, mini_finder)
+    return path
+
+
+def cli(db, *args):
+    from click.testing import CliRunner
+
+    from mentalmagic.cli import main
+
+    return CliRunner().invoke(main, ["--db", str(db), *args])
+
+
+def test_the_cli_narrows_and_sorts_the_candidates_as_the_api_does(db, client):
+    out = cli(db, "candidates", "Shock", "--query", "t:creature pow>=2", "--sort", "power", "--json")
+    assert out.exit_code == 0, out.output
+    _, body = get(client, printed="Shock", q="t:creature pow>=2", sort="power")
+    assert __import__("json").loads(out.stdout)["candidates"] == [c["name"] for c in body["candidates"]]
+    bad = cli(db, "--lang", "fr", "candidates", "Shock", "-q", "t:creature foo:bar")
+    assert bad.exit_code != 0 and "foo" in bad.output and "position 12" in bad.output

@@ -16,6 +16,7 @@ from ..index import CandidateQuery
 from ..mana import ManaCost, ManaCostError, cost_words
 from ..messages import either, said, say, word_of
 from ..rulesets import RULE_SETS
+from ..search import SORTS
 from .context import Failed, Misused, did_you_mean, fail, runtime, with_other
 
 
@@ -53,16 +54,20 @@ RULES = click.option("--rules", type=click.Choice(RULE_SETS), default=None,
 @FORMAT
 @click.option("--type", "type_", default=None, help="Only candidates of this type (e.g. creature).")
 @click.option("--keyword", default=None, help="Only candidates with this keyword (e.g. morph).")
+@click.option("--query", "-q", "query", default=None, metavar="SEARCH",
+              help="Only the candidates this search keeps (docs/search.md), e.g. 't:creature pow>=2'.")
+@click.option("--sort", type=click.Choice(SORTS), default="name", show_default=True,
+              help="The candidates' order, then by name.")
 @click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
 @RULES
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @COMMANDER
 @click.pass_context
-def candidates(ctx, printed, fmt, type_, keyword, phyrexian_as_hybrid, rules, as_json, commanders):
+def candidates(ctx, printed, fmt, type_, keyword, query, sort, phyrexian_as_hybrid, rules, as_json, commanders):
     """Names a printed card (or a cost like {R/W}{R/W}) may take (704.1)."""
     rt = runtime(ctx)
     q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, type_=type_, keyword=keyword,
-               commanders=commanders, rules=rules)
+               commanders=commanders, rules=rules, query=query, sort=sort)
     res = lookups.candidates(rt.finder, q)
     if as_json:
         click.echo(json.dumps({"costs": [str(c) for c in res.costs],

@@ -551,13 +551,16 @@ async function faceUpChoices(c) {
   }
 }
 
-/** The legal candidates of a card (704.1) with the names taken marked, and who took them. */
-async function candidates(cardId) {
+/** The legal candidates of a card (704.1) with the names taken marked, and who took them; with
+ * ``query``, those the search keeps (the API's q, docs/search.md: `t:goblin is:free`). */
+async function candidates(cardId, query = "") {
   const c = cardById(cardId);
   if (!c || !c.printed) return null;
   const outside = $("outside-check").checked;
-  if (S.cands && S.cands.id === cardId && S.cands.seq === S.game.seq && S.cands.outside === outside) return S.cands.list;
+  if (S.cands && S.cands.id === cardId && S.cands.seq === S.game.seq && S.cands.outside === outside
+    && S.cands.query === query) return S.cands.list;
   const params = { printed: c.printed, game: GAME, format: S.game.format };
+  if (query) params.q = query;
   if (S.game.options && S.game.options.phyrexian_as_hybrid) params.phyrexian_as_hybrid = "true";
   const commander = S.game.format === "commander";
   // within the namer's identity (903.5c); the others only when asked, after them and shut
@@ -567,8 +570,18 @@ async function candidates(cardId) {
   const within = new Set(body.candidates.map((k) => k.name));
   const apart = all ? all.candidates.filter((k) => !within.has(k.name)).map((k) => ({ ...k, outside: true })) : [];
   const list = [...body.candidates, ...apart].map((k) => ({ ...k, takenBy: k.taken ? takers.get(fold(k.name)) : null }));
-  S.cands = { id: cardId, seq: S.game.seq, outside, list };
+  if (!query) S.cands = { id: cardId, seq: S.game.seq, outside, query, list };
   return list;
+}
+
+// What reads as a search rather than the start of a name: a key (t:, pow>=), a quote, a group, a
+// negation or an `or`. A plain name is matched here, on the card's whole list, kept.
+const SEARCH_SYNTAX = /[:<>=!"()]|(^|\s)-|\s(or|and)\s/i;
+
+/** The names a typed text finds among a card's candidates: a search asked of the server, else a name. */
+async function findNames(cardId, typed) {
+  if (SEARCH_SYNTAX.test(typed)) return ((await candidates(cardId, typed.trim())) || []).slice(0, 20);
+  return matchCandidates((await candidates(cardId)) || [], typed);
 }
 
 function matchCandidates(list, q) {
@@ -590,7 +603,7 @@ function candidateOption(k) {
  * not chosen (704.2; 705.4a opens some only as a face-down card turns up), nor one outside the namer's
  * colour identity (903.5c). */
 const nameChoices = {
-  fetch: async (cardId, q) => matchCandidates((await candidates(cardId)) || [], q),
+  fetch: (cardId, q) => findNames(cardId, q),
   render: candidateOption,
   disabled: (k) => k.taken || k.outside,
   onDisabled: (k) => (k.outside ? t("name.outside_why", { name: localName(k) })
@@ -710,7 +723,7 @@ const ctx = () => ({
   card: findCard,
   cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id) && shown(c))
     .sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`), zone: c.zone, owner: c.owner })) : [],
-  names: async (cardId, typed) => matchCandidates((await candidates(cardId)) || [], typed).map((k) => ({
+  names: async (cardId, typed) => (await findNames(cardId, typed)).map((k) => ({
     name: localName(k), label: k.taken ? `${saidName(k.name, k.french_name)} — ${t("game.taken_by", { name: playerName(k.takenBy) })}`
       : saidName(k.name, k.french_name) })),
 });
