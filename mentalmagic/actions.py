@@ -72,12 +72,24 @@ def decide(state: GameState, setup: GameSetup, finder: CandidateFinder, command:
     ctx = _Context(state, setup, finder, Naming.for_game(setup, finder), actor, is_judge, acting,
                    dict(getattr(command, "names", ())))
     data, rule = HANDLERS[type(command)](ctx, command)
+    _check_names_used(ctx.names, data)
     # 104.2a: a finished game records nothing more. Checked last, so that an action the rules refuse
     # anyway (a player who already left) hears its own rule first; deciding changed nothing yet.
     state.check_not_finished()
     if is_judge:
         data["judge"] = True
     return Event(seq=state.seq + 1, type=command.type, player=acting, data=data, rule=rule, at=at)
+
+
+def _check_names_used(names: Mapping[str, str], data: dict) -> None:
+    """D12: ``names`` names the face-down cards turned face up as a player leaves in this action, and
+    only those: a name for any other card (not the leaver's, not face down, no card at all) is a 422
+    rather than dropped unheard."""
+    revealed = {cid for d in game_losses(data) for cid in d.get("revealed", ())}  # the action's, then each loss's
+    for cid in names:
+        if cid not in revealed:
+            raise InvalidInput("names.not_leaving", card=cid,
+                               fields={"names": {cid: [say("names.not_leaving.field")]}})
 
 
 @dataclass(frozen=True)

@@ -600,6 +600,9 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "name.required_leaving": N_("name card {card} as it turns face up, leaving the game with its owner or "
                                 "controller (D12); {advice}"),
     "name.required": N_("name this card: {why} is named first"),
+    "names.not_leaving": N_("card {card} doesn't turn face up as a player leaves in this action: names name only "
+                            "the face-down cards of a player who leaves (D12)"),
+    "names.not_leaving.field": N_("not a face-down card of a player who leaves"),
     "library.no_printed": N_("no card printed '{printed}' is in the library"),
     "library.no_printed.field": N_("not in the library"),
     "library.cannot_draw": Nn_("can't draw {count}: the library has {n} card",

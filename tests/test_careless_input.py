@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import support
 from click.testing import CliRunner
-from driver import API
+from driver import ANA, API, BOB, JUDGE, Game
 from support import assert_envelope
 
 from mentalmagic.cli import main
@@ -58,3 +58,24 @@ def test_the_cli_refuses_the_same_names_naming_the_field(cli_db, tmp_path):
 
 def test_names_that_differ_otherwise_are_taken(client):
     assert new_game(client, "Ana", "Anna", "Ana Maria").status_code == 201
+
+
+# -- leave_game's names (D12) ------------------------------------------------------------------------
+def test_naming_a_card_that_is_not_the_leavers_is_a_422_not_dropped(client):
+    g = Game(client, ["Shock", "Savannah Lions", "Craw Wurm"])
+    [bobs] = g.draw(BOB)
+    g.morph(BOB, bobs)
+    [anas] = g.draw(ANA)
+    before = g.record()
+    for who, names in ((JUDGE, {"ffffffffff": "Shock"}), (JUDGE, {bobs: "Shock"}), (ANA, {anas: "Shock"})):
+        error = g.refused(who, 422, "invalid", cites_rule=False, type="leave_game", player=ANA, names=names)
+        assert error["message_code"] == "names.not_leaving" and list(error["fields"]) == ["names"], error
+    assert g.record() == before
+
+
+def test_naming_the_leavers_face_down_card_is_heard(client):
+    g = Game(client, ["Shock", "Savannah Lions"])
+    [card] = g.draw(ANA)
+    g.morph(ANA, card)
+    done = g.do(JUDGE, type="leave_game", player=ANA, names={card: "Goblin Taskmaster"})["event"]["data"]
+    assert done["namings"][card]["name"] == "Goblin Taskmaster"
