@@ -56,8 +56,11 @@ class UnknownCard(NotFound):
 
     code = "unknown_card"
 
-    def __init__(self, name: str, suggest: Callable[[], tuple[str, ...]] | None = None):
-        super().__init__("card.unknown", name=name, fields={"name": [say("card.unknown.field")]})
+    def __init__(self, name: str, suggest: Callable[[], tuple[str, ...]] | None = None, field: str = "name",
+                 fields: dict | None = None):
+        """``field``: the field that named it (``printed`` in a look-up, ``name`` in a check), or
+        ``fields`` whole (a game's ``library``, each unknown card under its place)."""
+        super().__init__("card.unknown", name=name, fields=fields or {field: [say("card.unknown.field")]})
         self.suggest = suggest or tuple
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import weakref
 from dataclasses import asdict, dataclass, field
 
+from .closenames import suggestions
 from .errors import (
     GameFinished,
     InvalidInput,
     NothingToUndo,
+    UnknownCard,
     UnknownGameCard,
 )
 from .formats import check_format
@@ -130,6 +132,10 @@ def check_setup(setup: GameSetup, pool) -> None:
     if any(setup.player(pid) is None or pool.find(printed) is None for _, printed, pid in setup.commanders):
         errors.setdefault("commanders", []).append(say("setup.commanders"))
     unknown = sorted({name for _, name in setup.library if pool.find(name) is None})
+    if unknown and not errors:  # a misspelt card, as wherever a card is named: its close names
+        first = unknown[0]
+        raise UnknownCard(first, lambda: suggestions(first, pool), fields={"library": [
+            say("setup.unknown_cards", cards=unknown[:10])]})
     if unknown:
         errors.setdefault("library", []).append(say("setup.unknown_cards", cards=unknown[:10]))
     if errors:

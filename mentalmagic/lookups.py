@@ -57,7 +57,7 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
     if identity is None and chosen:
         identity = identity_of(chosen)
     return CandidateQuery(
-        printed=pool.lookup(printed) if printed is not None else None,
+        printed=pool.lookup(printed, "printed") if printed is not None else None,
         cost=cost,
         fmt=fmt or (COMMANDER if chosen else DEFAULT_FORMAT),
         phyrexian_as_hybrid=bool(phyrexian_as_hybrid),
@@ -116,7 +116,11 @@ def candidates(finder: CandidateFinder, query: CandidateQuery) -> CandidateList:
 
 
 def check(finder: CandidateFinder, name: str, query: CandidateQuery) -> Verdict:
-    """May it be named ``name``? Every reason, with its rule."""
+    """May it be named ``name``? Every reason, with its rule. A ``name`` that is no card's at all
+    (a misspelling) is ``unknown_card`` with close names, as wherever a caller names a card; a
+    card's name that is no name (a split card's full name, a back face) is a verdict's reason."""
+    if not finder.pool.nameables_called(name):
+        finder.pool.lookup(name, "name")  # no card either: UnknownCard, with suggestions
     return finder.check(name, query)
 
 

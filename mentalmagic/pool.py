@@ -100,12 +100,13 @@ class CardPool:
         return len(self.cards)
 
     # -- look-ups ----------------------------------------------------------
-    def lookup(self, name: str) -> Card:
-        """The card called ``name`` (full name or one face's, English or French)."""
+    def lookup(self, name: str, field: str = "name") -> Card:
+        """The card called ``name`` (full name or one face's, English or French); ``UnknownCard``
+        with close names, about ``field`` (the field that named it), when there is none."""
         key = fold(name or "")
         card = self._exact.get(key) or self._face.get(key)
         if card is None:
-            raise UnknownCard(name, lambda: suggestions(name, self))
+            raise UnknownCard(name, lambda: suggestions(name, self), field)
         return card
 
     def find(self, name: str) -> Card | None:

@@ -602,7 +602,8 @@ def test_a_malformed_game_creation_is_refused_field_by_field(client):
         ({"players": [{"name": "Ana"}, {"name": "Bob"}]}, 422, "library"),
         ({"library": ["Shock"], "players": []}, 422, "players"),
         ({"library": ["Shock"], "players": [{"name": "Ana"}, {"name": "Bob"}], "format": "chess"}, 422, "format"),
-        ({"library": ["Not A Card At All"], "players": [{"name": "Ana"}, {"name": "Bob"}]}, 422, "library"),
+        # unknown_card, with suggestions, as wherever a card is named (issue 30)
+        ({"library": ["Not A Card At All"], "players": [{"name": "Ana"}, {"name": "Bob"}]}, 404, "library"),
         ({"library": ["Shock"], "players": [{"name": "Ana"}, {"name": "Bob"}], "shuffle": "maybe"}, 422, "shuffle"),
         ({"library": ["Shock"], "players": [{"name": "Ana"}, {"name": "Bob"}], "colour": 1}, 422, "colour"),
     ]

@@ -79,3 +79,32 @@ def test_naming_the_leavers_face_down_card_is_heard(client):
     g.morph(ANA, card)
     done = g.do(JUDGE, type="leave_game", player=ANA, names={card: "Goblin Taskmaster"})["event"]["data"]
     assert done["namings"][card]["name"] == "Goblin Taskmaster"
+
+
+# -- a card named wrong: unknown_card, with suggestions, under the field that named it ----------------
+def test_a_game_with_misspelt_library_cards_is_unknown_card_with_suggestions(client):
+    response = client.post(f"{API}/games", json={"players": [{"name": "Ana"}, {"name": "Bob"}],
+                                                 "library": ["Shock", "Savanah Lions", "Lightnig Bolt"]})
+    error = assert_envelope(response, 404)
+    assert error["code"] == "unknown_card" and error["params"]["name"] == "Lightnig Bolt", error
+    assert error["suggestions"][0] == "Lightning Bolt"
+    assert "Savanah Lions" in error["fields"]["library"][0] and "Lightnig Bolt" in error["fields"]["library"][0]
+
+
+def test_a_check_of_a_misspelt_name_is_unknown_card_with_suggestions(client):
+    error = assert_envelope(client.get(f"{API}/check?printed=Shock&name=Lightnig%20Bolt"), 404)
+    assert error["code"] == "unknown_card" and list(error["fields"]) == ["name"], error
+    assert error["suggestions"][0] == "Lightning Bolt"
+    verdict = client.get(f"{API}/check?printed=Fire%20//%20Ice&name=Fire%20//%20Ice").get_json()
+    assert verdict["legal"] is False  # a card's full name that is no name: still a verdict (704.1)
+
+
+@pytest.mark.parametrize(("path", "field"), [
+    ("/candidates?printed=Shok", "printed"),
+    ("/check?printed=Shok&name=Shock", "printed"),
+    ("/cards/Shok", "name"),
+])
+def test_each_field_at_fault_under_its_own_name(client, path, field):
+    error = assert_envelope(client.get(f"{API}{path}"), 404)
+    assert error["code"] == "unknown_card" and list(error["fields"]) == [field], error
+    assert "Shock" in error["suggestions"]
