@@ -738,6 +738,11 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "storage.disk_full": N_("the disk is full"),
     "storage.read_only": N_("the database can't be written (read-only)"),
     "storage.io_error": N_("the disk failed to read or write"),
+    "storage.cant_open": N_("the database file can't be opened"),
+    "storage.corrupt": N_("the database file is damaged (malformed, or not a database)"),
+    "storage.unusable_now": N_("the server's database can't be used now ({why}): nothing was recorded; retry later"),
+    "storage.file_lost": N_("{why}: this server reads and writes nothing until the file it started on is put back, "
+                            "or it is restarted"),
     # decks
     "deck.empty": N_("deck '{deck}' holds no card"),
     "deck.empty.field": N_("the deck holds no card"),
@@ -921,6 +926,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "storage.not_writable": N_("{path} isn't writable by this user"),
     "health.no_cards": N_("no card is loaded"),
     "health.database_gone": N_("the database {path} is gone"),
+    "health.database_replaced": N_("the database {path} is another file than the one this server started on "
+                                   "(replaced, or moved)"),
     "health.games_unreadable": N_("the games in {path} can't be read ({why})"),
     "health.card_file_unreadable": N_("the card file {path} can't be read: a restart would fail"),
     "cli.cards_built": N_("built: {source}"),

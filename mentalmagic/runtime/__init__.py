@@ -24,9 +24,9 @@ from ..cards import Card
 from ..index import CandidateFinder
 from ..messages import Message, say
 from ..pool import CardPool
-from ..storage import connect
+from ..storage import connect, existing
 from ..storage.carddb import SourceRefused, build_cards, is_current, read_finder, stored_source
-from ..storage.failures import SAYS, Trouble, kind_of, probe, read_only
+from ..storage.failures import DISK_KINDS, SAYS, Trouble, kind_of, probe, read_only
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -227,7 +227,8 @@ def check_card_file(source: Source) -> None:
 
 # What to do about a database the disk won't let us write, by kind (storage/failures.py)
 _UNWRITABLE = {"disk_full": "startup.unwritable.disk_full", "read_only": "startup.unwritable.read_only",
-               "io_error": "startup.unwritable.io_error"}
+               "io_error": "startup.unwritable.io_error", "cant_open": "startup.unwritable.io_error",
+               "corrupt": "startup.unwritable.io_error"}
 
 
 def unwritable(db_path: Path, kind: str, detail: str | Message) -> StartupError:
@@ -241,6 +242,7 @@ def _refusal(db_path: Path, e: sqlite3.DatabaseError, what: Message) -> StartupE
     """The line for a database SQLite can't use: the disk's fault (WAL can't open its -shm on a
     read-only mount) or the file's."""
     kind, where = kind_of(e), read_only(db_path)
+    kind = kind if kind in DISK_KINDS else None  # a damaged file is the file's fault: restore it
     if kind or where:
         return unwritable(db_path, "read_only" if where else kind, where or _one_line(e))
     return StartupError(say("startup.unusable", path=str(db_path), why=_one_line(e), what=what))
@@ -265,7 +267,10 @@ def check_database(db_path: Path) -> None:
 
 def card_table_problem(db_path: Path) -> Message | None:
     """Why the card tables don't hold what their import recorded, or None when they do."""
-    conn = sqlite3.connect(str(db_path), timeout=30)
+    try:
+        conn = sqlite3.connect(existing(db_path), timeout=30, uri=True)  # never an empty file made in its place
+    except sqlite3.DatabaseError as e:
+        return say("cards.tables_unreadable", path=str(db_path), why=_one_line(e))
     try:
         stored = conn.execute("select card_count, label from card_source where id = 1").fetchone()
         cards = conn.execute("select count(*) from cards").fetchone()[0]
@@ -343,13 +348,26 @@ class HealthCheck:
             problems.append(say("health.no_cards"))
         if getattr(self.rt.games, "failed", None):  # the disk failed a sync: no more writes (storage/durable.py)
             problems.append(self.rt.games.failed)
-        if not self.rt.db_path.exists():
-            return [*problems, say("health.database_gone", path=str(self.rt.db_path))]
+        file = getattr(self.rt.games, "file", None)  # the file the server started on, still at its path
+        lost = file.problem() if file is not None else None
+        if lost or not self.rt.db_path.exists():
+            return [*problems, lost or say("health.database_gone", path=str(self.rt.db_path))]
+        try:
+            return [*problems, *self._file_problems()]
+        except (sqlite3.Error, OSError) as e:  # the disk or the file failing under the checks themselves
+            kind = kind_of(e)
+            if kind is None:
+                raise
+            self.trouble.failed(kind, _one_line(e), log=lambda line: None)
+            return [*problems, self.trouble.current]
+
+    def _file_problems(self) -> list[Message]:
+        problems = []
         table_problem = card_table_problem(self.rt.db_path)  # also fails on a file that isn't a database
         if table_problem:
             problems.append(table_problem)
         else:
-            conn = sqlite3.connect(str(self.rt.db_path), timeout=5)
+            conn = sqlite3.connect(existing(self.rt.db_path), timeout=5, uri=True)
             try:
                 conn.execute("select 1 from games limit 1").fetchall()
                 label = conn.execute("select label, signature from card_source where id = 1").fetchone()

@@ -5,19 +5,28 @@ from __future__ import annotations
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 import sqlite_utils
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema.sql"
 
 
-def connect(path: str | Path, *, apply_schema: bool = True) -> sqlite_utils.Database:
-    """Open the database, apply schema.sql, and set the pragmas every connection needs.
+def existing(path: str | Path) -> str:
+    """A URI opening the database file at ``path`` only if it is there: SQLite would make an empty
+    one in its place (issue 30: a file deleted under a running server must stay gone, not become
+    an empty database)."""
+    return f"file:{quote(str(Path(path).absolute()))}?mode=rw"
+
+
+def connect(path: str | Path, *, apply_schema: bool = True, uri: bool = False) -> sqlite_utils.Database:
+    """Open the database (``path`` a URI with ``uri``: ``existing``), apply schema.sql, and set the
+    pragmas every connection needs.
 
     The connection is in autocommit mode; every multi-step write goes through
     ``transaction()`` so that it lands whole or not at all.
     """
-    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, uri=uri)
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA busy_timeout = 30000")
     if str(path) != ":memory:":

@@ -2,7 +2,8 @@
 
 Storage only: ``DeckStore.unit_of_work()`` gives what decks.py's use cases run over. Every
 write is one transaction (``with uow: …; uow.commit()``); a read outside one opens its own
-short connection.
+short connection. Each connection is to the file the store started on (storage/dbfile.py), and a
+write is acknowledged only once it is known to be in the file at the database's path.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import sqlite_utils
 from ..decklist import UnknownDeck
 from ..decks import DeckReader
 from ..pool import CardPool
-from . import connect, idempotency
+from . import idempotency
+from .dbfile import DatabaseFile
 
 
 class DeckStore:
@@ -24,20 +26,21 @@ class DeckStore:
 
     def __init__(self, db_path: Path | str, pool: CardPool):
         self.db_path = Path(db_path)
+        self.file = DatabaseFile(self.db_path)
         self.reader = DeckReader(pool)  # shared by every unit of work: its remembered lists too
 
     def unit_of_work(self) -> DeckUnitOfWork:
-        return DeckUnitOfWork(self.db_path, self.reader)
+        return DeckUnitOfWork(self.file, self.reader)
 
 
 class DeckUnitOfWork:
-    def __init__(self, db_path: Path, reader: DeckReader):
-        self.db_path, self.reader = db_path, reader
+    def __init__(self, file: DatabaseFile, reader: DeckReader):
+        self.file, self.reader = file, reader
         self.decks = DeckRepository(self._db)
         self._open: sqlite_utils.Database | None = None
 
     def __enter__(self) -> DeckUnitOfWork:
-        self._open = connect(self.db_path, apply_schema=False)  # the schema was applied at start
+        self._open = self.file.open()  # the schema was applied at start
         self._open.conn.execute("BEGIN IMMEDIATE")  # writers queue: nothing half-lands
         return self
 
@@ -46,7 +49,8 @@ class DeckUnitOfWork:
     def commit(self, answer=None) -> None:
         if self.remember is not None and answer is not None:
             idempotency.keep(self._open.conn, *self.remember(answer()))
-        self._open.conn.execute("COMMIT")
+        self._open.conn.execute("COMMIT")  # synchronous=FULL: on disk once it returns
+        self.file.check_written()
 
     def __exit__(self, *exc) -> None:
         db, self._open = self._open, None
@@ -62,7 +66,7 @@ class DeckUnitOfWork:
         if self._open is not None:
             yield self._open
             return
-        db = connect(self.db_path, apply_schema=False)
+        db = self.file.open()
         try:
             yield db
         finally:

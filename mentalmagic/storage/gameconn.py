@@ -1,6 +1,7 @@
 """One games database file for one process: a connection per thread (with its WAL's descriptor
-when this process syncs it itself), the writer lock units of work queue on, and what is known to
-be on disk (storage/durable.py). Nothing here knows a game's rows."""
+when this process syncs it itself), the writer lock units of work queue on, what is known to
+be on disk (storage/durable.py), and whether the path still names the file (storage/dbfile.py).
+Nothing here knows a game's rows."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from ..errors import StorageFailed
 from ..messages import Message, say
-from . import connect
+from .dbfile import DatabaseFile
 from .durable import wal_to_sync
 from .writelock import WriterLock
 
@@ -20,6 +21,7 @@ from .writelock import WriterLock
 class GameDatabase:
     def __init__(self, db_path: Path, cache_size: int = 256):
         self.db_path = Path(db_path)
+        self.file = DatabaseFile(self.db_path)  # the file this process started on (storage/dbfile.py)
         self._local = threading.local()
         self._lock = threading.Lock()
         self.writer = WriterLock(self.db_path)  # units of work queue here, not in SQLite's busy handler
@@ -32,7 +34,7 @@ class GameDatabase:
         """This thread's connection."""
         db = getattr(self._local, "db", None)
         if db is None:
-            db = self._local.db = connect(self.db_path, apply_schema=False)
+            db = self._local.db = self.file.open()
             wal = self._local.wal = wal_to_sync(db.conn)  # None: SQLite syncs inside COMMIT (storage/durable.py)
             if wal is not None:  # closed with the connection, when its thread is gone
                 weakref.finalize(db, os.close, wal)
@@ -54,7 +56,9 @@ class GameDatabase:
 
     def shown(self, game_id: str, version: int) -> None:
         """Before a read outside a unit of work shows ``version`` of a game: on disk, synced here
-        unless this process already knows it is (storage/durable.py)."""
+        unless this process already knows it is (storage/durable.py); and from the file this process
+        started on, still at its path (storage/dbfile.py)."""
+        self.file.check()
         if getattr(self._local, "wal", None) is None or self.db.conn.in_transaction:
             return  # SQLite synced it inside COMMIT; or a unit of work, which syncs when it ends
         with self._lock:

@@ -252,7 +252,9 @@ class SqliteUnitOfWork:
         if database.db.conn.in_transaction:  # the writer lock isn't reentrant: refuse, don't hang
             raise RuntimeError("a unit of work inside another, on one thread")
         database.refuse_if_failed()  # after a failed sync nothing here is known durable (storage/durable.py)
+        database.file.check()  # never a write into a file no path names, or another's (storage/dbfile.py)
         self.synced: list[tuple[str, int]] = []
+        self.committed = False
         database.writer.__enter__()
         try:
             database.db.conn.execute("BEGIN IMMEDIATE")
@@ -274,6 +276,8 @@ class SqliteUnitOfWork:
         # After the lock (the next writer needn't wait for this fsync), before anyone is answered,
         # landed or refused: a refusal may rest on another writer's commit (storage/durable.py).
         database.make_durable()
+        if self.committed:  # acknowledged only if it is in the file at the database's path
+            database.file.check_written()
         database.mark_synced(self.synced)
         if isinstance(exc, sqlite3.IntegrityError):  # the database's own guards of 704.2 and 704.4
             if "names.name_key" in str(exc):
@@ -289,6 +293,7 @@ class SqliteUnitOfWork:
         if self.remember is not None and answer is not None:
             idempotency.keep(self.database.db.conn, *self.remember(answer()))
         self.database.db.conn.execute("COMMIT")
+        self.committed = True
         for game in self.games.written:
             self.games.cache.keep(game)
             self.synced.append((game.id, game.version))
@@ -323,6 +328,11 @@ class GameStore:
     @property
     def failed(self) -> str | None:
         return self.database.failed
+
+    @property
+    def file(self):
+        """The file this store started on (storage/dbfile.py): /health asks whether it is still there."""
+        return self.database.file
 
 
 def game_ids_starting(db_path: Path, prefix: str, limit: int = 50) -> list[str]:

@@ -122,6 +122,9 @@ def register(app: Flask) -> None:
     @app.errorhandler(errors.ArbiterError)
     def domain_error(e: errors.ArbiterError):
         status = next(s for cls, s in STATUS if isinstance(e, cls))
+        if status == 503:  # a failed sync, a database file gone or replaced: logged, once a minute at most
+            trouble = current_app.extensions["mentalmagic.health"].trouble
+            trouble.told(e.said, lambda line: app.logger.error("%s", line))
         # a name that named no card: its close names (docs/api.md, "did you mean")
         return envelope(status, e.code, e.said, rule=e.rule, fields=e.fields, suggestions=e.suggestions)
 
@@ -154,14 +157,15 @@ def register(app: Flask) -> None:
     @app.errorhandler(sqlite3.Error)
     @app.errorhandler(OSError)
     def storage_failed(e: Exception):
-        """The disk refused (full, read-only, failing): 503, the transaction rolled back, one log
-        line a minute; anything else is a bug (``unexpected``)."""
+        """The disk refused (full, read-only, failing) or the file is broken (can't be opened,
+        damaged): 503, the transaction rolled back, one log line a minute; anything else is a bug
+        (``unexpected``)."""
         kind = failures.kind_of(e)
         if kind is None:
             return unexpected(e)
         trouble = current_app.extensions["mentalmagic.health"].trouble
         trouble.failed(kind, " ".join(str(e).split()), lambda line: app.logger.error("%s", line))
-        said = say("storage.refuses", why=failures.SAYS[kind])
+        said = say(failures.REFUSES[kind], why=failures.SAYS[kind])
         if not _is_api():
             return ServiceUnavailable(worded(said))
         return envelope(503, "storage_failed", said)

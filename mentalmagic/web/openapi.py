@@ -27,7 +27,7 @@ RATE_LIMITED = {"description": "too many requests from this client: retry after 
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}}
 DEGRADED = {"/health": ("503", "degraded: the card tables, the database or the card file failed (see `reasons`)")}
 # What an answer about a game may be when the disk failed to make a write durable (storage/durable.py).
-STORAGE_FAILED = ("/games", "/candidates", "/check", "/decks")
+STORAGE_FAILED = ("/games", "/series", "/candidates", "/check", "/decks")
 IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
                    "schema": {"type": "string", "minLength": 1, "maxLength": idempotency.LONGEST,
                               "pattern": idempotency.PATTERN},
@@ -157,7 +157,8 @@ def build_spec() -> dict:
                 doc["responses"][code] = {"description": why, "content": _content(op.out)}
             elif path.startswith(STORAGE_FAILED):
                 doc["responses"]["503"] = {"description": "storage_failed: the disk refuses writes (full, read-only, "
-                                           "an I/O error: nothing was recorded, retry later), or failed to make a "
+                                           "an I/O error: nothing was recorded, retry later), the database file "
+                                           "is broken, gone or replaced under the server, or the disk failed to make a "
                                            "write durable (this server process then answers nothing it doesn't "
                                            "know is on disk until restarted)", "content": _content("ErrorOut")}
             operations[method] = doc
