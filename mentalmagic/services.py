@@ -345,7 +345,7 @@ def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str, dry_run: 
     parsed = grammar.parse(line, _table(uow.games.load(game_id), caller))
     if isinstance(parsed, grammar.Undo):
         if dry_run:
-            only_the_judge(caller, "undo")
+            only_the_judge(caller, "judge_only.undo")
             last = uow.games.events(game_id)[-1:]
             shown = views.event_view(last[0], caller, said_name=partial(said_name, uow.finder.pool)) if last else None
             return {"dry_run": True, "undone": shown}

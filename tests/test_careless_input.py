@@ -108,3 +108,13 @@ def test_each_field_at_fault_under_its_own_name(client, path, field):
     error = assert_envelope(client.get(f"{API}{path}"), 404)
     assert error["code"] == "unknown_card" and list(error["fields"]) == [field], error
     assert "Shock" in error["suggestions"]
+
+
+# -- every refusal's message_code is a catalogue code --------------------------------------------------
+@pytest.mark.parametrize("dry", ["", "?dry_run=1"])
+def test_a_players_undo_line_is_refused_with_a_catalogue_code(client, dry):
+    g = Game(client, LIBRARY)
+    g.draw(ANA)
+    error = assert_envelope(client.post(f"{API}/games/{g.id}/line{dry}", json={"line": "undo"},
+                                        headers=g.headers(ANA)), 403)
+    assert error["message_code"] == "judge_only.undo" and error["message"] != "undo", error
