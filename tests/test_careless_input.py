@@ -4,6 +4,8 @@ a word or a card name was misspelt; never a silent guess, never a refusal that n
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import support
 from click.testing import CliRunner
@@ -118,3 +120,35 @@ def test_a_players_undo_line_is_refused_with_a_catalogue_code(client, dry):
     error = assert_envelope(client.post(f"{API}/games/{g.id}/line{dry}", json={"line": "undo"},
                                         headers=g.headers(ANA)), 403)
     assert error["message_code"] == "judge_only.undo" and error["message"] != "undo", error
+
+
+# -- the CLI: an unknown game id is said first -----------------------------------------------------------
+@pytest.fixture
+def cli_game(cli_db, tmp_path):
+    listed = tmp_path / "list.txt"
+    listed.write_text("4 Shock\n4 Savannah Lions\n", encoding="utf-8")
+    result = cli(cli_db, "game", "new", "Ana", "Bob", "--list", listed)
+    assert result.exit_code == 0, result.output
+    return cli_db
+
+
+@pytest.mark.parametrize("args", [
+    ("draw", "nosuchgame", "ana", "2"),
+    ("draw", "nosuchgame", "ana"),
+    ("do", "nosuchgame", "ana", "draw", "1"),
+    ("do", "nosuchgame", "ana draw 1"),
+    ("show", "nosuchgame"),
+])
+def test_the_cli_says_no_game_for_an_unknown_game_id_first(cli_game, args):
+    result = cli(cli_game, "game", *args)
+    assert result.exit_code != 0 and "no game 'nosuchgame'" in result.output, result.output
+    assert "valid integer" not in result.output and "player" not in result.output
+    french = cli(cli_game, "game", *args, lang="fr")
+    assert french.exit_code != 0 and re.search(r"partie (« |')nosuchgame", french.output), french.output
+
+
+def test_the_cli_still_reads_a_first_word_that_is_meant_for_the_current_game(cli_game):
+    assert cli(cli_game, "game", "draw", "ana", "2").exit_code == 0
+    assert cli(cli_game, "game", "do", "bob", "draw", "1").exit_code == 0
+    misspelt = cli(cli_game, "game", "draw", "anna")  # a player misspelt: said so, not "no game"
+    assert misspelt.exit_code != 0 and "no game" not in misspelt.output, misspelt.output

@@ -4,6 +4,7 @@ cache is: the choice of the terminal, not part of any game."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -33,6 +34,19 @@ def exists(db: Path, game_id: str) -> bool:
         return False
 
 
+def player_words(db: Path, game_id: str) -> set[str]:
+    """The folded names and ids of a game's players, as a line's first word names one (grammar.Table)."""
+    from ..names import fold
+
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as conn:
+            row = conn.execute("select json_extract(setup, '$.players') from games where id = ?", [game_id]).fetchone()
+    except sqlite3.Error:
+        return set()
+    players = json.loads(row[0]) if row and row[0] else []
+    return {fold(w) for p in players for w in (p["id"], p["name"])}
+
+
 def current(db: Path) -> str | None:
     """The game chosen with `game use`, while it exists; else the last one created; else None."""
     try:
@@ -60,27 +74,48 @@ class CurrentGameGroup(click.Group):
             db = db_path(ctx)
             # a command whose only argument is GAME reads a first word as a game id (`game show nope`: no such game)
             only_game = not any(isinstance(p, click.Argument) and p.name != "game_id" for p in cmd.params)
-            first = _first_argument(cmd, rest)  # options may come first: `game show --as ben GAME`
-            given = first is not None and (exists(db, first) or only_game)
+            words = _arguments(cmd, rest)  # options may come first: `game show --as ben GAME`
+            given = bool(words) and (exists(db, words[0]) or only_game)
             if not given:
                 game_id = current(db)
                 if game_id is None:
                     raise Misused(str(say("cli.no_current_game")))
+                if _meant_a_game(cmd, words, player_words(db, game_id)):
+                    raise Misused(str(say("cli.no_such_game", game=repr(words[0]))))
                 rest = [game_id, *rest]
         return name, cmd, rest
 
 
-def _first_argument(cmd: click.Command, args: list[str]) -> str | None:
-    """The first word of ``args`` that is no option nor an option's value, as click will read it."""
+def _meant_a_game(cmd: click.Command, words: list[str], players: set[str]) -> bool:
+    """Is the first word, a game of no one, meant as GAME (`game draw nosuchgame ana 2`, `game do
+    nosuchgame ana draw 1`) rather than as the command's next argument? Yes when the words are more
+    than the command takes without a game, or when the first names no player and the next one
+    begins with one: said so first ("no game …"), before anything read in the wrong place."""
+    from ..names import fold
+
+    takes = [p for p in cmd.params if isinstance(p, click.Argument) and p.name != "game_id"]
+    most = None if any(p.nargs < 0 for p in takes) else sum(p.nargs for p in takes)
+    if most is not None and len(words) > most:
+        return True
+
+    def a_player(word: str) -> bool:
+        key = fold(word.split()[0]) if word.split() else ""
+        return bool(key) and (key in players or any(w.startswith(key) for w in players))
+
+    return len(words) > 1 and not a_player(words[0]) and a_player(words[1])
+
+
+def _arguments(cmd: click.Command, args: list[str]) -> list[str]:
+    """The words of ``args`` that are no option nor an option's value, as click will read them."""
     valued = {name for p in cmd.params if isinstance(p, click.Option) and not p.is_flag and not p.count
               for name in p.opts}
-    words = iter(args)
+    out, words = [], iter(args)
     for word in words:
         if word == "--":
-            return next(words, None)
+            return out + list(words)
         if word.startswith("-") and len(word) > 1:
             if word in valued:
                 next(words, None)  # its value
             continue
-        return word
-    return None
+        out.append(word)
+    return out
