@@ -141,6 +141,34 @@ def test_the_hourly_cap_counts_saved_decks_but_not_dry_runs(make_app):
 
 
 
+def test_an_idempotent_replay_counts_for_nothing_a_retrying_bot_never_locks_itself_out(make_app):
+    """A retry with the same Idempotency-Key gets the first answer and creates nothing: it takes no
+    place in the hourly count (issue 30: each replay counted, and a bot retrying its creation was
+    soon refused)."""
+    client = make_app(rate_limit=0, games_per_hour=2).test_client()
+    key = {"Idempotency-Key": "create-once"}
+    first = client.post(f"{API}/games", json=GAME, headers=key)
+    assert first.status_code == 201
+    for _ in range(4):
+        replay = client.post(f"{API}/games", json=GAME, headers=key)
+        assert replay.status_code == 201 and replay.headers["Idempotent-Replayed"] == "true"
+        assert replay.get_json()["id"] == first.get_json()["id"]
+        assert replay.headers["X-RateLimit-Remaining"] == "1"
+    assert client.post(f"{API}/games", json=GAME).status_code == 201  # the second game of two
+    assert_rate_limited(client.post(f"{API}/games", json=GAME), 3600)
+
+
+def test_series_creation_is_under_the_hourly_cap_counted_apart(make_app):
+    """POST /series keeps what it creates: under the hourly cap, apart from games (issue 30: no limit,
+    300 series in 0.8 s)."""
+    client = make_app(rate_limit=0, games_per_hour=2).test_client()
+    assert client.post(f"{API}/series", json={"rules": "no such rules"}).status_code == 422  # not counted
+    assert [client.post(f"{API}/series", json={}).status_code for _ in range(2)] == [201, 201]
+    error = assert_rate_limited(client.post(f"{API}/series", json={}), 3600)
+    assert "2 created per client per hour" in error["message"]
+    assert client.post(f"{API}/games", json=GAME).status_code == 201  # games count apart
+
+
 def test_a_path_that_names_no_route_and_the_static_files_count_for_nothing(make_app):
     client = make_app(rate_limit=2, games_per_hour=0).test_client()
     assert {client.get(f"{API}/no-such-route").status_code for _ in range(5)} == {404}

@@ -5,8 +5,12 @@ client have the documented number within 5 %, and a restart keeps the count."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 
 import pytest
 from limits import parse
@@ -91,3 +95,29 @@ def test_three_workers_count_a_client_once_within_5_percent_and_a_restart_keeps_
         assert call(again.port, "GET", "/cards/Ornithopter")[0] == 429  # the count outlived the restart
     finally:
         again.stop()
+
+
+@pytest.mark.processes
+def test_30_concurrent_creators_from_one_address_get_exactly_the_hourly_cap(tmp_path):
+    """The hourly cap taken in one step by every worker: 30 POST /games at once from one address, on
+    three workers, create exactly the cap, and the refused ones give their place back (issue 30: the
+    count tested before and added after made 71 games against 60)."""
+    cap = 10
+    env = tiny_env(tmp_path, MENTALMAGIC_GAMES_PER_HOUR=str(cap), MENTALMAGIC_RATE_LIMIT_STORAGE="")
+    server = Served(env, "--workers", "3", "--threads", "8", log=tmp_path / "server.log")
+    game = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Savannah Lions"] * 40}
+    start = threading.Barrier(30)
+
+    def create(_) -> int:
+        start.wait()
+        return call(server.port, "POST", "/games", game)[0]
+
+    try:
+        with ThreadPoolExecutor(30) as pool:
+            statuses = list(pool.map(create, range(30)))
+        assert sorted(statuses) == [201] * cap + [429] * (30 - cap), statuses
+        assert call(server.port, "POST", "/games", game)[0] == 429
+    finally:
+        server.stop()
+    with closing(sqlite3.connect(env["MENTALMAGIC_DB"])) as db:
+        assert db.execute("select count(*) from games").fetchone()[0] == cap

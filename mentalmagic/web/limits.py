@@ -1,9 +1,12 @@
 """Per-client rate limits (the ``limits`` library): 429 with Retry-After, in the API's error envelope.
 
 Every route counts against MENTALMAGIC_RATE_LIMIT requests per client per minute; the
-routes that create something to keep (a game, a deck) also against
-MENTALMAGIC_GAMES_PER_HOUR, each route apart, and only what they created (a refusal, or a
-deck's dry run, is never counted). ``/health`` counts for nothing: a monitor is never refused
+routes that create something to keep (a game, a series, a deck) also against
+MENTALMAGIC_GAMES_PER_HOUR, each route apart, and only what they created (a refusal, an
+idempotent replay, or a deck's dry run, is never counted). A creating request takes its place
+in the hourly count before it runs, in one step (``hit``: add, then compare), and gives it back
+when it created nothing: a count tested before and added after let 30 concurrent creators from
+one address make 71 games against 60 (issue 30). ``/health`` counts for nothing: a monitor is never refused
 (issue 23). The counts live in MENTALMAGIC_RATE_LIMIT_STORAGE: by default ``shared://``, a file
 beside the database that every worker of the server maps (web/sharedcounts.py), so the numbers
 hold for the whole server and survive a restart; ``memory://`` counts per process, ``redis://``
@@ -38,7 +41,7 @@ from .errors import envelope
 
 # Routes that create what the server keeps: the stricter hourly limit applies to POST on them
 # (not to a deck's dry run, which keeps nothing).
-CREATING = ("/api/v1/games", "/api/v1/decks")
+CREATING = ("/api/v1/games", "/api/v1/series", "/api/v1/decks")
 
 
 # Routes that never count: a monitor's /health must answer during a client's burst.
@@ -91,8 +94,9 @@ class RateLimits:
                     return self._refused(str(self.per_minute))
             if self.per_hour is not None and self._creating():
                 g.rate_limit = (self.per_hour, client, request.url_rule.rule)  # each route counted apart
-                g.created_counts = True
-                if not self.counts.test(*g.rate_limit):
+                g.taken = self.counts.hit(*g.rate_limit)  # its place taken, or not: one step for every worker
+                if not g.taken:
+                    self._give_back()  # counted refusals would outlast creations given back later
                     return self._refused(self.hourly_says)
         except Exception:  # noqa: BLE001 - a storage that can't be reached must not stop the server
             current_app.logger.exception("rate limits: the counts' storage failed; the request goes through")
@@ -104,8 +108,8 @@ class RateLimits:
         if "rate_limit" not in g:
             return resp
         try:
-            if g.get("created_counts") and resp.status_code < 300:  # a refusal created nothing
-                self.counts.hit(*g.rate_limit)
+            if g.get("taken") and (resp.status_code >= 300 or resp.headers.get("Idempotent-Replayed")):
+                self._give_back()  # a refusal, or the answer kept for a retry: nothing created
             limit, reset, remaining = self._window()
         except Exception:  # noqa: BLE001 - as in check
             current_app.logger.exception("rate limits: the counts' storage failed; the answer goes without them")
@@ -119,6 +123,16 @@ class RateLimits:
         rule = request.url_rule
         return request.method == "POST" and rule is not None and rule.rule.rstrip("/") in CREATING \
             and not is_dry_run()
+
+    def _give_back(self) -> None:
+        """The place this request took in its hourly count, given back."""
+        limit, *ids = g.rate_limit
+        g.taken = False
+        storage, key = self.counts.storage, limit.key_for(*ids)
+        if hasattr(storage, "decr"):  # shared:// and memory://
+            storage.decr(key, 1)
+        else:  # redis and memcached count down through incr
+            storage.incr(key, limit.get_expiry(), amount=-1)
 
     def _window(self) -> tuple[RateLimitItem, float, int]:
         limit, *ids = g.rate_limit

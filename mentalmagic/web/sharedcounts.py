@@ -116,10 +116,21 @@ class SharedCounts(Storage):
             w[at], w[at + 1], w[at + 2] = h, now + int(expiry * 1000), amount
             return amount
 
+    def decr(self, key: str, amount: int = 1) -> int:
+        """``key``'s count less ``amount`` (not below 0) while its window runs: a place taken and given back."""
+        h, now = _hash(key), int(time.time() * 1000)
+        w = self._words
+        with self._locked():
+            at, found = self._find(h, now)
+            if not (found and w[at + 1] > now):
+                return 0
+            w[at + 2] = max(w[at + 2] - amount, 0)
+            return w[at + 2]
+
     def _live(self, key: str) -> tuple[int, int] | None:
         """(expiry in ms, count) of ``key``'s window, if one is running. Read without the lock: a
         count changing meanwhile reads as before or after it (the answer's X-RateLimit headers, the
-        hourly cap's look before a game is made, which ``incr`` counts exactly after)."""
+        hourly cap's window)."""
         h, now = _hash(key), int(time.time() * 1000)
         w = self._words
         at, found = self._find(h, now)
