@@ -938,6 +938,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cli.printed_empty": N_("PRINTED is empty: give a card's name, or a mana cost (none: no mana cost)"),
     "cli.not_card_nor_cost": N_("no card named {printed}, and it isn't a mana cost either"),
     "cli.no_current_game": N_("no game yet: start one with `mentalmagic game new`, or give its id"),
+    "cli.db_folder_missing": N_("--db: no folder {folder}: give a database in a folder that exists"),
     "cli.the_card_source": N_("the card source"),
     "cli.cannot_import": N_("cannot import {source}: {why}"),
     "cli.download_failed": N_("download from {url} failed: {why}"),

@@ -152,3 +152,14 @@ def test_the_cli_still_reads_a_first_word_that_is_meant_for_the_current_game(cli
     assert cli(cli_game, "game", "do", "bob", "draw", "1").exit_code == 0
     misspelt = cli(cli_game, "game", "draw", "anna")  # a player misspelt: said so, not "no game"
     assert misspelt.exit_code != 0 and "no game" not in misspelt.output, misspelt.output
+
+
+# -- the CLI: --db in a folder that doesn't exist ----------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_db_in_a_missing_folder_is_refused_in_one_line_and_nothing_is_made(tmp_path, lang):
+    db = tmp_path / "nonexistent" / "dir" / "x.sqlite"
+    result = CliRunner().invoke(main, ["--db", str(db), "--lang", lang, "candidates", "Shock"])
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1, result.output
+    said = {"en": f"no folder {db.parent}", "fr": f"pas de dossier {db.parent}"}[lang]
+    assert said in result.output and "Traceback" not in result.output, result.output
+    assert not (tmp_path / "nonexistent").exists()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from ..messages import ENGLISH, LANGUAGES
+from ..messages import ENGLISH, LANGUAGES, say
 from ..runtime import default_db_path
 from .group import Group
 from .words import speak
@@ -36,8 +36,12 @@ COMMAND_MODULES = {
 def main(ctx, db, verbose, lang):
     """The Mental Magic arbiter."""
     ctx.ensure_object(dict)
+    speak(lang)
+    if db is not None and not db.parent.is_dir():  # a typo, not a place to make folders and import the cards into
+        from .context import Failed
+
+        raise Failed(str(say("cli.db_folder_missing", folder=str(db.parent))))
     ctx.obj["db"] = db or default_db_path()
     ctx.obj["verbose"] = verbose
     ctx.obj["lang"] = lang
-    speak(lang)
 
