@@ -4,6 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
+BUILD_STAMP := $(VENV)/.installed-build
 PORT    ?= 5000
 HOST    ?= 127.0.0.1
 # Benchmarks read the embedded snapshot unless SNAPSHOT names another AtomicCards file. The tests read
@@ -31,10 +32,17 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
-$(DEV_STAMP): requirements-dev.txt $(STAMP)
+$(DEV_STAMP): requirements-dev.txt requirements-build.txt $(STAMP)
 	@echo "setup: installing the test, lint and benchmark packages into $(VENV)" >&2
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	touch $(DEV_STAMP)
+	touch $(DEV_STAMP) $(BUILD_STAMP)
+
+# make dist needs only the build tools, not the test toolchain.
+$(BUILD_STAMP): requirements-build.txt
+	@echo "setup: installing the build tools into $(VENV)" >&2
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-build.txt
+	touch $(BUILD_STAMP)
 
 # axe-core (the page tests only) from package.json's lockfile, into node_modules/ (ignored); the
 # mana font is vendored in the package. Without npm, as root, Debian's is installed. If npm can't
@@ -116,11 +124,11 @@ shards: setup
 # The wheel and sdist a judge installs (docs/install.md): `python -m build` into dist/; setup.py
 # compiles the catalogues into the wheel. dist-check installs the wheel in a fresh virtual
 # environment outside the checkout and runs the server, a self-check and a French look-up there.
-dist: $(DEV_STAMP)
+dist: $(BUILD_STAMP)
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 
-dist-check: dist
+dist-check: dist $(STAMP)
 	$(BIN)/python scripts/dist_check.py dist/mentalmagic-*.whl
 
 # The console's main screens, desktop and phone, for the README (docs/screenshots/*.png).

@@ -227,6 +227,8 @@ def main() -> int:
                          for p in (ROOT / "mentalmagic").rglob("LC_MESSAGES/*.po"))
         check(catalogues == sources,  # each .po compiled at build (a start must not have to), and only the .mo
               f"the installed catalogues are {catalogues}, not the .mo of {sources}")
+        check((package / "storage" / "schema.sql").read_bytes() == (ROOT / "schema.sql").read_bytes(),
+              "the installed schema.sql is not the top level's")  # the one source, carried by setup.py
         db = Path(where[2])
         check(db.resolve().is_relative_to(tmp.resolve()) and not db.exists(),
               f"the default database {db} is not a fresh file in the judge's data folder")

@@ -9,7 +9,16 @@ from urllib.parse import quote
 
 import sqlite_utils
 
-SCHEMA_PATH = Path(__file__).resolve().parent / "schema.sql"
+
+def _schema_path() -> Path:
+    """schema.sql: the top level of a checkout holds the one source; the wheel carries a copy beside
+    this module (setup.py), since an installed package has no top level of its own."""
+    here = Path(__file__).resolve().parent
+    installed = here / "schema.sql"
+    return installed if installed.is_file() else here.parents[1] / "schema.sql"
+
+
+SCHEMA_PATH = _schema_path()
 
 
 def existing(path: str | Path) -> str:
