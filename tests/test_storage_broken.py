@@ -147,10 +147,12 @@ def test_a_database_deleted_under_the_server_takes_no_write_and_answers_503(tmp_
         try:
             bots = Bots(server.port, games)
             bots.lost(lambda: [Path(f"{db}{end}").unlink(missing_ok=True) for end in ("", "-wal", "-shm")])
-            status, made, _ = call(server.port, "POST", "/games", {"players": [{"name": "Ana"}, {"name": "Bob"}],
-                                                                   "library": ["Savannah Lions"] * 10})
+            made = [call(server.port, "POST", "/games", {"players": [{"name": "Ana"}, {"name": "Bob"}],
+                                                         "library": ["Savannah Lions"] * 10}, headers)[:2]
+                    for headers in ({}, {"Idempotency-Key": "after"})]
             bots.join()
-            assert status == 503 and made["error"]["code"] == "storage_failed", made  # was a 201, lost at restart
+            for status, body in made:  # was a 201, lost at restart; with a key, a 500 (an empty file made)
+                assert status == 503 and body["error"]["code"] == "storage_failed", body
             assert_refused_after(bots, f"the database {db} is gone")
             assert not db.exists()  # no empty database made in its place
             assert_degraded_and_logged_once(server, f"the database {db} is gone")

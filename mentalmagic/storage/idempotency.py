@@ -12,6 +12,8 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from . import existing
+
 KEPT = timedelta(days=1)
 
 
@@ -21,7 +23,7 @@ def _since() -> str:
 
 def find(db_path: Path | str, key_hash: str) -> tuple[str, int, bytes] | None:
     """(request hash, status, sealed answer) kept under ``key_hash`` less than a day ago, or None."""
-    conn = sqlite3.connect(str(db_path), timeout=30)
+    conn = sqlite3.connect(existing(db_path), timeout=30, uri=True)  # a file gone stays gone (storage/dbfile.py)
     try:
         return conn.execute("select request, status, answer from idempotency where key_hash = ? and created_at >= ?",
                             [key_hash, _since()]).fetchone()
