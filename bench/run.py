@@ -895,8 +895,98 @@ def section_games(ctx: Context) -> list[Row]:
     return rows
 
 
+# -- 6. the search over candidates (docs/search.md): the API against the plain answer, the page ----------
+SEARCHES = ["t:creature o:flying pow>=2", "c:r -t:instant", "(is:permanent mv>=3) or kw:haste", "-t:basic"]
+
+
+def list_sizes(ctx: Context) -> list[tuple[Card, int]]:
+    """A printed card of the snapshot for each printed cost, with its number of candidates in vintage."""
+    seen: dict[tuple, tuple[Card, int]] = {}
+    for card in ctx.pool.cards:
+        key = card.printed_costs
+        if key and key not in seen and card.in_library:
+            seen[key] = (card, len(ctx.finder.candidates(printed=card, fmt=FMT).names))
+    return list(seen.values())
+
+
+def section_search(ctx: Context) -> list[Row]:
+    from bench.pagesearch import measure
+    from mentalmagic.search import parse
+
+    name = "search"
+    a = ctx.args
+    sizes = list_sizes(ctx)
+    card, size = max(sizes, key=lambda pair: pair[1])
+    thousand, near = min(sizes, key=lambda pair: abs(pair[1] - 1000))  # the page's case: 1,000 rows shown
+    say(f"== 6. Search over candidates: {card.name}'s {size:,} candidates in {FMT}, the largest list")
+    rows = []
+    names = ctx.finder.candidates(printed=card, fmt=FMT).names
+    context = ctx.finder.context()
+    for q in SEARCHES:  # in process, nothing remembered: the text read and every name tested
+        times = []
+        for _ in range(20):
+            parse.cache_clear()
+            _, t = timed(lambda q=q: parse(q).keep(names, context))
+            times.append(t)
+        kept = len(parse(q).keep(names, context))
+        say(f"  in process  {q!r:<36} {statistics.median(times) * 1e3:6.2f} ms   read and tested, {kept:,} kept")
+        rows.append(Row(name, f"in process {q}", statistics.median(times) * 1e3, "ms"))
+    scripts = ctx.workdir / "wrk"
+    scripts.mkdir(exist_ok=True)
+    plain = f"/api/v1/candidates?printed={quote(card.name, safe='')}"  # a bot's defaults: every candidate
+    # the same four searches again and again (answers remembered, as a page or a bot repeats itself), and
+    # 20,000 different ones (past every cache: each read and tested anew, as a player typing)
+    cold = [f"{q} -\"zz{i}\"" for i in range(5000) for q in SEARCHES]
+    files = {"plain": wrk_script(scripts / "search_plain.lua", [plain]),
+             "query": wrk_script(scripts / "search_query.lua", [f"{plain}&q={quote(q, safe='')}" for q in SEARCHES]),
+             "query_cold": wrk_script(scripts / "search_cold.lua", [f"{plain}&q={quote(q, safe='')}" for q in cold])}
+    with Server(ctx, "waitress", a.workers) as srv:
+        if a.warmup:
+            for f in files.values():
+                run_wrk(ctx, srv.port, f, 1)
+        per = {r: [] for r in files}
+        for _ in range(a.rounds):  # interleaved: the machine's noise hits both alike
+            for r, f in files.items():
+                per[r].append(run_wrk(ctx, srv.port, f)["rps"])
+        for r, v in per.items():
+            say(f"  http {r:<10} {statistics.median(v):9,.0f} req/s   (rounds: {', '.join(f'{x:,.0f}' for x in v)})")
+            rows.append(Row(name, f"http {r}", statistics.median(v), "req/s"))
+        for r, key in (("query", "search_vs_plain"), ("query_cold", "search_cold_vs_plain")):
+            ratios = [p / q for p, q in zip(per["plain"], per[r], strict=True)]  # a query's time / a plain answer's
+            say(f"  {r}: its time / the plain answer's: {with_rounds(ratios)} (target: within 2)")
+            ctx.ratios[key] = statistics.median(ratios)
+        say(f"  page: {thousand.name}'s {near:,} candidates, every row shown")
+        rows += _page_search(ctx, srv.port, thousand, measure)
+    return rows
+
+
+def _page_search(ctx: Context, port: int, card: Card, measure) -> list[Row]:
+    """The page's search box over every row of the largest list, in Debian's Chromium (bench/pagesearch.py)."""
+    chromium = shutil.which("chromium")
+    if not chromium:
+        say("  page: no chromium (apt-get install chromium): not measured")
+        return []
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1366, "height": 768})
+            got = measure(page, f"http://127.0.0.1:{port}", card.name, SEARCHES, rounds=ctx.args.rounds)
+        finally:
+            browser.close()
+    rows = []
+    for q, m in got.items():
+        say(f"  page {q!r:<36} {m['before']:,} -> {m['after']:,} rows: input to answer {m['input']:5.1f} ms, "
+            f"answer to rows placed {m['rows']:5.1f} ms, to the next frame {m['frame']:5.1f} ms")
+        rows.append(Row("search", f"page {q} ({m['before']} -> {m['after']} rows) answer to rows placed",
+                        m["rows"], "ms"))
+        rows.append(Row("search", f"page {q} answer to the next frame", m["frame"], "ms"))
+    return rows
+
+
 SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_identity, section_rulesets,
-                                                    section_http, section_start, section_games]
+                                                    section_http, section_start, section_games, section_search]
 SECTION_NAMES = [f.__name__.removeprefix("section_") for f in SECTIONS]
 
 
@@ -960,7 +1050,7 @@ def main(argv=None) -> int:
                               for k in ("candidates", "candidates_player", *PRESET_ROUTES, "autocomplete", "judge_game",
                                         "actions_vs_sqlite", "insert_route_vs_sqlite", f"actions{c}_vs_sqlite",
                                         f"actions{c}_vs_sqlite{c}",
-                                        "restart_s", "catch_up_ms")))
+                                        "restart_s", "catch_up_ms", "search_vs_plain", "search_cold_vs_plain")))
     return 0
 
 

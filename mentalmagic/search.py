@@ -110,14 +110,48 @@ class Search:
     text: str
     test: Test
     uses_taken: bool
+    select: Callable[[list, Context], list] | None = None
 
     def keep(self, names: Iterable[Nameable], ctx: Context) -> tuple[Nameable, ...]:
         """``names`` that fit, in their order."""
+        if self.select is not None:
+            return tuple(self.select(list(names), ctx))
         test = self.test
         return tuple(n for n in names if test(n, ctx))
 
 
 # -- values of a face --------------------------------------------------------------------------
+# Folded card texts a search compares, kept: ~35k cards have a few hundred type lines and keyword
+# lists, and a name's French form is folded once (fold's accent path is the slow one).
+_FOLDED: dict = {}
+
+
+def folded(text: str) -> str:
+    """``fold(text)``, kept (a type line, a French name: bounded by the pool)."""
+    out = _FOLDED.get(text)
+    if out is None:
+        out = fold(text)
+        if len(_FOLDED) < 200_000:
+            _FOLDED[text] = out
+    return out
+
+
+def folded_keywords(keywords: tuple[str, ...]) -> frozenset[str]:
+    """A face's keywords folded, kept per list (the pool shares each distinct list)."""
+    out = _FOLDED.get(keywords)
+    if out is None:
+        out = frozenset(fold(k) for k in keywords)
+        if len(_FOLDED) < 200_000:
+            _FOLDED[keywords] = out
+    return out
+
+
+def _lower(text: str) -> str:
+    """Rules text as a search reads it: case aside (the text is English; its dashes stay as printed)."""
+    return text.casefold().replace("’", "'")
+
+
+@lru_cache(maxsize=4096)  # a few hundred printed values in the whole pool
 def stat_number(printed: str | None) -> float | None:
     """A printed power, toughness or loyalty as a number: '*' counts as 0, '1+*' as 1, '7-*' as 7,
     '∞' as infinity; None when there is none or it reads as no number ('?')."""
@@ -205,14 +239,15 @@ def _text_test(field: str, value: str, at: int) -> tuple[Test, bool]:
     word = fold(value)
     if field == "type":
         word = FRENCH_TYPES.get(word) or FRENCH_SUBTYPES.get(word) or word
-        return (lambda n, ctx: word in fold(n.face.type_line)), False
+        return (lambda n, ctx: word in folded(n.face.type_line)), False
     if field == "oracle":
-        if "~" in word:
-            return (lambda n, ctx: word.replace("~", fold(n.face.name)) in fold(n.face.text)), False
-        return (lambda n, ctx: word in fold(n.face.text)), False
+        text = _lower(" ".join(value.split()))
+        if "~" in text:
+            return (lambda n, ctx: text.replace("~", _lower(n.face.name)) in _lower(n.face.text)), False
+        return (lambda n, ctx: text in _lower(n.face.text)), False
     if field == "keyword":
         word = FRENCH_KEYWORDS.get(word, word)
-        return (lambda n, ctx: any(fold(k) == word for k in n.face.keywords)), False
+        return (lambda n, ctx: word in folded_keywords(n.face.keywords)), False
     if field == "name":
         return _name_test(word), False
     key = FRENCH_IS.get(word, word)
@@ -227,7 +262,7 @@ def _text_test(field: str, value: str, at: int) -> tuple[Test, bool]:
 def _name_test(word: str) -> Test:
     """A name word or phrase: in the English name or the French one, case and accents aside."""
     def test(n: Nameable, ctx: Context) -> bool:
-        return word in n.key or (n.french_name is not None and word in fold(n.french_name))
+        return word in n.key or (n.french_name is not None and word in folded(n.french_name))
     return test
 
 
@@ -281,25 +316,57 @@ def _compared(field_token: Token, op: str, value_token: Token) -> tuple[Test, bo
     return test, False
 
 
-def _compile(node) -> tuple[Test, bool]:
-    """The parse tree into (test, uses_taken): a tree walked by hand, its rules named in GRAMMAR."""
+Select = Callable[[list, Context], list]
+
+
+def _selecting(test: Test) -> Select:
+    return lambda names, ctx: [n for n in names if test(n, ctx)]
+
+
+def _compile(node) -> tuple[Test, bool, Select]:
+    """The parse tree into (test, uses_taken, select): ``test`` asks of one name, ``select`` keeps the
+    names of a list that fit, in its order, asking each term only of the names still in question (an
+    AND narrows term after term; an OR asks each part of the names no earlier part kept). A tree
+    walked by hand, its rules named in GRAMMAR."""
     kind, parts = node.data, node.children
-    if kind == "compared":
-        return _compared(parts[0], str(parts[1]), parts[2])
-    if kind == "exact":
-        word = fold(_unquoted(str(parts[0])))
-        return (lambda n, ctx: n.key == word or (n.french_name is not None and fold(n.french_name) == word)), False
-    if kind in ("word", "phrase"):
-        return _name_test(fold(_unquoted(str(parts[0])))), False
+    if kind in ("compared", "exact", "word", "phrase"):
+        if kind == "compared":
+            test, uses = _compared(parts[0], str(parts[1]), parts[2])
+        elif kind == "exact":
+            word = fold(_unquoted(str(parts[0])))
+            test, uses = (lambda n, ctx: n.key == word or (n.french_name is not None
+                                                             and folded(n.french_name) == word)), False
+        else:
+            test, uses = _name_test(fold(_unquoted(str(parts[0])))), False
+        return test, uses, _selecting(test)
     inner = [_compile(p) for p in parts]
-    tests = tuple(t for t, _ in inner)
-    uses = any(u for _, u in inner)
+    tests = tuple(t for t, _, _ in inner)
+    selects = tuple(s for _, _, s in inner)
+    uses = any(u for _, u, _ in inner)
     if kind == "negated":
-        test = tests[0]
-        return (lambda n, ctx: not test(n, ctx)), uses
+        test, select = tests[0], selects[0]
+
+        def unselected(names: list, ctx: Context) -> list:
+            out = {id(n) for n in select(names, ctx)}
+            return [n for n in names if id(n) not in out]
+        return (lambda n, ctx: not test(n, ctx)), uses, unselected
     if kind == "and_expr":
-        return (lambda n, ctx: all(t(n, ctx) for t in tests)), uses
-    return (lambda n, ctx: any(t(n, ctx) for t in tests)), uses  # or_expr
+        def narrowed(names: list, ctx: Context) -> list:
+            for select in selects:
+                if not names:
+                    break
+                names = select(names, ctx)
+            return names
+        return (lambda n, ctx: all(t(n, ctx) for t in tests)), uses, narrowed
+
+    def joined(names: list, ctx: Context) -> list:  # or_expr
+        kept: set[int] = set()
+        rest = names
+        for select in selects:
+            kept.update(id(n) for n in select(rest, ctx))
+            rest = [n for n in rest if id(n) not in kept]
+        return [n for n in names if id(n) in kept]
+    return (lambda n, ctx: any(t(n, ctx) for t in tests)), uses, joined
 
 
 _PARSER: list[Lark] = []
@@ -343,8 +410,8 @@ def parse(text: str) -> Search:
         raise QueryError("query.unexpected", token=text[e.pos_in_stream], at=e.column) from None
     except UnexpectedInput as e:  # any other refusal of the grammar
         raise QueryError("query.unexpected", token=text, at=getattr(e, "column", 1)) from None
-    test, uses = _compile(tree)
-    return Search(text, test, uses)
+    test, uses, select = _compile(tree)
+    return Search(text, test, uses, select)
 
 
 # -- order ---------------------------------------------------------------------------------------

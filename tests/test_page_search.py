@@ -104,3 +104,33 @@ def test_the_sort_is_chosen_with_the_keyboard_and_goes_in_the_url(page, base_url
     expected = api(base_url, "candidates", printed="Shock", sort="mv")
     names = page.locator("#candidates .cand .cand-name").all_inner_texts()
     assert names == [c["name"] for c in expected["candidates"]][:len(names)]
+
+
+def test_a_search_over_every_row_shown_keeps_them_shown_and_moves_the_rows_drawn(kept_context, snapshot_url):
+    pg = kept_context(snapshot_url).page
+    pg.goto(f"{snapshot_url}/?printed=Hellrider")
+    total = wait_results(pg)
+    pg.locator("#all-button").click()
+    sync_api.expect(pg.locator("#candidates .cand")).to_have_count(total)
+    expected = api(snapshot_url, "candidates", printed="Hellrider", q="t:creature")
+    first = expected["candidates"][-1]["name"]  # far down the list: past the first hundred
+    pg.evaluate("(n) => { window.kept = [...document.querySelectorAll('#candidates .cand')]"
+                ".find((r) => r.querySelector('.cand-name').textContent === n); }", first)
+    pg.locator("#query-input").fill("t:creature")
+    url_holds(pg, "t:creature")
+    sync_api.expect(pg.locator("#candidates .cand")).to_have_count(expected["count"])  # all, not a first hundred
+    assert expected["count"] > 100
+    assert pg.evaluate("(n) => [...document.querySelectorAll('#candidates .cand')]"
+                       ".find((r) => r.querySelector('.cand-name').textContent === n) === window.kept", first)
+    indexes = pg.locator("#candidates .cand").evaluate_all("rows => rows.map((r) => +r.getAttribute('aria-rowindex'))")
+    assert indexes == list(range(2, expected["count"] + 2))  # renumbered for the list shown
+
+
+def test_the_page_search_bench_script_runs(page, base_url):
+    """bench/pagesearch.py, as make bench runs it over the snapshot: figures, not a timed assert."""
+    from bench.pagesearch import measure
+
+    got = measure(page, base_url, "Shock", ["t:creature", "c:r -t:instant"], rounds=1)
+    expected = api(base_url, "candidates", printed="Shock", q="t:creature")
+    assert got["t:creature"]["after"] == expected["count"] < got["t:creature"]["before"]
+    assert all(m["rows"] >= 0 and m["frame"] >= m["rows"] and m["input"] > 0 for m in got.values())

@@ -107,7 +107,20 @@ const state = {
   params: null, // URLSearchParams of the query shown (or last asked)
   loaded: 0, // candidates fetched
   total: 0,
+  wanted: PAGE, // rows the reader asked to see ("Show more", "Show all"): a new search keeps as many
 };
+
+// Each candidate's row, drawn once per question and reused as a search narrows or reorders the
+// list: a search over 1,000 rows shown moves rows, it doesn't build them again (docs/performance.md).
+const rowCache = new Map();
+
+/** The question without its search and order: what the rows drawn so far answer. */
+function questionOf(p) {
+  const b = new URLSearchParams(p);
+  b.delete("q");
+  b.delete("sort");
+  return b.toString();
+}
 
 function filtersInto(p) {
   p.set("format", formatSelect.value);
@@ -195,17 +208,23 @@ async function load(p, { push }) {
   const ctrl = state.ctrl = new AbortController();
   const my = ++state.seq;
   state.renderToken++;
+  const refine = state.params !== null && questionOf(state.params) === questionOf(p); // the search or order alone
+  if (!refine) {
+    rowCache.clear();
+    state.wanted = PAGE;
+  }
   state.params = p;
   setUrl(p, push);
   setBusy(true);
   results.classList.add("is-stale");
   status.show(t("status.busy"), "busy");
   const q = new URLSearchParams(p);
-  q.set("limit", String(PAGE));
+  q.set("limit", String(state.wanted));
   q.set("offset", "0");
   try {
     const data = await getJSON("/candidates", q, ctrl.signal);
     if (my !== state.seq) return;
+    const received = performance.now();
     queryFine();
     if (data.printed && p.get("printed") !== data.printed.name) {
       // a French or partial-case name: share the card's English name from now on
@@ -216,6 +235,7 @@ async function load(p, { push }) {
     renderResults(data, p);
     const token = state.renderToken;
     await appendRows(data.candidates, token);
+    if (token === state.renderToken) performance.measure("mm:rows", { start: received }); // make bench reads it
     if (token === state.renderToken) reveal(results);
     const what = data.printed ? el("span", { text: localName(data.printed) }) : costLabel(p.get("cost"));
     const unknown = data.unknown_faces && data.unknown_faces.length
@@ -323,8 +343,22 @@ function renderResults(data, p) {
   updateMore();
 }
 
+/** One candidate's row at ``index``: the one drawn before for this name, else drawn now. */
+function rowAt(c, index) {
+  const key = `${c.name}\n${c.card}\n${c.taken}`;
+  let row = rowCache.get(key);
+  const fresh = !row;
+  if (fresh) {
+    row = rowFor(c);
+    rowCache.set(key, row);
+  }
+  row.setAttribute("aria-rowindex", String(index + 2));
+  row.classList.toggle("is-even", index % 2 === 1);
+  return [row, fresh];
+}
+
 /** One candidate as an ARIA table row (divs laid out by CSS grid; see page.css). */
-function rowFor(c, index) {
+function rowFor(c) {
   const cell = (cls, ...children) => el("div", { class: cls, role: "cell" }, ...children);
   const french = lang === "fr";
   const shown = french && c.french_name ? c.french_name : c.name;
@@ -340,30 +374,35 @@ function rowFor(c, index) {
   const marks = cell("c-marks");
   if (c.watched) marks.append(markEl("watched", t("mark.watched"), t("mark.watched_title")));
   if (c.taken) marks.append(markEl("taken", t("mark.taken"), t("mark.taken_title")));
-  const classes = ["cand-row", "cand", index % 2 ? "is-even" : "", c.taken ? "is-taken" : ""].join(" ").trim();
-  return el("div", { class: classes, role: "row", "aria-rowindex": String(index + 2) },
+  const classes = ["cand-row", "cand", c.taken ? "is-taken" : ""].join(" ").trim();
+  return el("div", { class: classes, role: "row" },
     nameCell, cell("c-cost", manaCost(c.mana_cost, { short: true })), cell("c-type", c.type_line ? typeLine(c.type_line, "") : "",
       stats ? el("span", { class: "stats", text: ` ${stats}` }) : null), alt, marks);
 }
 
-/** Append rows a chunk per frame; stops if a newer search started. Returns the first new row. */
+/** Append rows in chunks, yielding a frame after each CHUNK rows drawn anew (rows drawn before are
+ * only moved); stops if a newer search started. Returns the first new row. */
 function appendRows(list, token) {
   return new Promise((resolve) => {
     let i = 0;
     let first = null;
     const step = () => {
-      if (token !== state.renderToken) { resolve(null); return; }
-      // Each chunk is its own row group; off-screen groups skip rendering (content-visibility).
-      const end = Math.min(i + CHUNK, list.length);
-      const chunk = el("div", { class: "chunk", role: "rowgroup" });
-      chunk.style.setProperty("--rows", String(end - i));
-      for (; i < end; i++) {
-        const row = rowFor(list[i], state.loaded);
-        if (!first) first = row;
-        chunk.append(row);
-        state.loaded++;
+      let drawn = 0;
+      while (i < list.length && drawn < CHUNK) {
+        if (token !== state.renderToken) { resolve(null); return; }
+        // Each chunk is its own row group; off-screen groups skip rendering (content-visibility).
+        const end = Math.min(i + CHUNK, list.length);
+        const chunk = el("div", { class: "chunk", role: "rowgroup" });
+        chunk.style.setProperty("--rows", String(end - i));
+        for (; i < end; i++) {
+          const [row, fresh] = rowAt(list[i], state.loaded);
+          if (fresh) drawn++;
+          if (!first) first = row;
+          chunk.append(row);
+          state.loaded++;
+        }
+        table.append(chunk);
       }
-      table.append(chunk);
       updateMore();
       if (i < list.length) requestAnimationFrame(step);
       else resolve(first);
@@ -396,6 +435,7 @@ async function loadMore(all) {
     const data = await getJSON("/candidates", q, state.ctrl ? state.ctrl.signal : undefined);
     if (token !== state.renderToken) return;
     const first = await appendRows(data.candidates, token);
+    state.wanted = Math.max(state.wanted, state.loaded);
     if (first) {
       const target = first.querySelector(".cand-name");
       target.tabIndex = -1;

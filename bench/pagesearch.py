@@ -1,0 +1,64 @@
+"""The lookup page's search box, timed in the browser (make bench; tests/test_page_search.py runs it too).
+
+Every row of a long list is shown ("Show all"), then each search is typed into the box in one input
+event and timed with the page's own clock (performance.now): from the input to the answer, from
+the answer to the rows placed (the page's ``mm:rows`` measure, lookup.js), and from the answer to
+the next animation frame after them (the frame that shows them). A search over rows the page drew
+before moves them; it doesn't draw them again. Figures, not asserts: docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import statistics
+from urllib.parse import quote
+
+# Installed in the page before the first search: the time of each input event, and the next frame
+# after each mm:rows measure (a PerformanceObserver's callback, then requestAnimationFrame).
+_HOOKS = """() => {
+  window.__search = { input: 0, frames: [] };
+  document.getElementById("query-input").addEventListener("input", () => { window.__search.input = performance.now(); },
+    { capture: true });
+  new PerformanceObserver((list) => {
+    for (const m of list.getEntries()) {
+      if (m.name !== "mm:rows") continue;
+      requestAnimationFrame(() => window.__search.frames.push({ start: m.startTime, rows: m.duration,
+        frame: performance.now() - m.startTime, input: m.startTime - window.__search.input,
+        shown: document.querySelectorAll("#candidates .cand").length }));
+    }
+  }).observe({ entryTypes: ["measure"] });
+}"""
+
+
+def _settled(page, done: int) -> dict:
+    """Wait for the ``done``-th timed search's frame, and return its figures."""
+    page.wait_for_function("(n) => window.__search.frames.length >= n", arg=done)
+    return page.evaluate("(n) => window.__search.frames[n - 1]", done)
+
+
+def measure(page, base_url: str, printed: str, queries: list[str], rounds: int = 3) -> dict:
+    """{query: {rows before, rows after, median ms input->answer, answer->rows placed, answer->frame}}
+    for each search typed over every row of ``printed``'s candidates (all shown first)."""
+    page.goto(f"{base_url}/?printed={quote(printed)}")
+    page.wait_for_selector("#status.is-ok")
+    total = int("".join(ch for ch in page.locator("#count-line .count").inner_text() if ch.isdigit()))
+    if page.locator("#all-button").is_visible():
+        page.locator("#all-button").click()
+    elif page.locator("#more-button").is_visible():
+        page.locator("#more-button").click()
+    page.wait_for_function("(n) => document.querySelectorAll('#candidates .cand').length === n", arg=total)
+    page.evaluate(_HOOKS)
+    box = page.locator("#query-input")
+    done = 0
+    out: dict[str, dict] = {}
+    for _ in range(rounds):
+        for q in queries:
+            box.fill(q)  # one input event: one search
+            done += 1
+            got = _settled(page, done)
+            box.fill("")  # every row back, unmeasured but drawn from the rows kept
+            done += 1
+            _settled(page, done)
+            mine = out.setdefault(q, {"before": total, "after": got["shown"], "input": [], "rows": [], "frame": []})
+            for key in ("input", "rows", "frame"):
+                mine[key].append(got[key])
+    return {q: {**v, **{k: statistics.median(v[k]) for k in ("input", "rows", "frame")}} for q, v in out.items()}
