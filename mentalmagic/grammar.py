@@ -169,6 +169,11 @@ FRENCH_WORDS: dict[str, str] = {
     "exil": "exile", "bibliotheque": "library", "commandement": "command", "continu": "continuous",
     "rendant": "returning", "a": "at", "par": "by", "imprimee": "printed", "nommant": "naming",
 }
+# The ways a card goes face down, as the catalogue says them in French (via.*): `ana joue 4 via mue`.
+FRENCH_VIAS: dict[str, str] = {
+    "mue": "morph", "megamue": "megamorph", "deguisement": "disguise", "manifestation": "manifest",
+    "camouflage": "cloak", "effet": "effect",
+}
 # What a French page offers for each English verb or word (accents as written).
 VERB_SHOWN: dict[str, str] = {
     "draw": "pioche", "cast": "lance", "play": "joue", "pentaland": "pentaland", "move": "déplace",
@@ -310,9 +315,10 @@ class _Args:
 
     @staticmethod
     def _via_word(word: str) -> str:
-        if word.casefold() not in VIAS:
+        via = FRENCH_VIAS.get(fold(word), word.casefold())
+        if via not in VIAS:
             raise GrammarError("grammar.via_unknown", word=word, vias=list(VIAS))
-        return word.casefold()
+        return via
 
     def rest_as_name(self, what: str) -> str:
         """The rest of the line as a name; ``what``: the message code when there is none."""

@@ -226,8 +226,18 @@ FOREIGN = {
 }
 
 
+# ...or one of these, which no line in French holds: the grammar's English verbs and questions (a
+# French page's examples say `pioche`, `pourrait`, `même`), a rule set's English headings and titles.
+FOREIGN_ONE = {
+    "fr": re.compile(r"\b(draw|cast|could|same|ban list|once per game|face cards|Comprehensive Rules|"
+                     r"Official Rules|with decisions)\b"),
+    "en": re.compile(r"\b(pioche|lance|pourrait|même|une fois par partie|liste des cartes interdites)\b"),
+}
+
+
 def foreign_lines(text: str, lang: str, card_names: re.Pattern) -> list[str]:
     """The lines of ``text`` that read as the other language than ``lang``: two of its words or more,
-    the card names ``card_names`` matches aside."""
-    return [line for line in text.splitlines()
-            if len(FOREIGN[lang].findall(card_names.sub("", line))) >= 2]
+    or one word no line of ``lang`` holds, the card names ``card_names`` matches aside."""
+    lines = [card_names.sub("", line) for line in text.splitlines()]
+    return [line for line, bare in zip(text.splitlines(), lines, strict=True)
+            if len(FOREIGN[lang].findall(bare)) >= 2 or FOREIGN_ONE[lang].search(bare)]

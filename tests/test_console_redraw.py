@@ -86,7 +86,8 @@ def test_a_redraw_keeps_the_judges_typing_focus_and_caret(guarded, base_url):
     amount.fill("3")
     amount.press("Enter")
     expect(ben).to_contain_text("3 combat damage from")
-    expect(amount).to_have_value("1")
+    expect(amount).to_have_value("")  # empty again (issue 35: a "1" left there made a typed 10 read 110)
+    expect(amount).to_have_attribute("placeholder", "e.g. 7")
     pg.close()
     guarded.check()
 

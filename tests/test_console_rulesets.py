@@ -20,12 +20,14 @@ WORDS = {
     "en-US": {"labels": ["Magic-Ville (the default)", "Xom's Async Mental Magic (2018)", "MageRing (2015)"],
               "xom": ["play by post", "multicolour costs (5e)", "Where it differs from Magic-Ville's"],
               "option": "Phyrexian mana as hybrid (house option, D3)", "source": "Source:",
-              "series": "Series", "game1": "Game 1", "this": "this game", "none": "No name taken yet.",
+              "series": "Series", "series_of": "Series of ", "game1": "Game 1", "this": "this game",
+              "none": "No name taken yet.",
               "scope": "stays taken in the others (Xom 6)"},
     "fr-FR": {"labels": ["Magic-Ville (par défaut)", "Async Mental Magic de Xom (2018)", "MageRing (2015)"],
               "xom": ["jeu par messages", "coûts multicolores (5e)", "Là où elles diffèrent de celles de Magic-Ville"],
               "option": "Mana phyrexian lu comme hybride (option maison, D3)", "source": "Source :",
-              "series": "Série", "game1": "Partie 1", "this": "cette partie", "none": "Aucun nom pris pour l’instant.",
+              "series": "Série", "series_of": "Série du ", "game1": "Partie 1", "this": "cette partie",
+              "none": "Aucun nom pris pour l’instant.",
               "scope": "reste pris dans les autres (Xom 6)"},
 }
 LOCALES = list(WORDS)
@@ -122,6 +124,7 @@ def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game
     expect(pg.locator("#series-panel")).to_be_visible()
     expect(pg.locator("#series")).to_contain_text(words["this"])
     expect(pg.locator("#series")).to_contain_text(words["none"])
+    expect(pg.locator("#series h3")).to_contain_text(words["series_of"])  # the game page's too
     # game 1 takes a name: Shock cast as Chain Lightning
     api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"],
         {"type": "draw", "player": "p1", "count": 3})
@@ -135,7 +138,10 @@ def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game
 
     # the console lists the series; choosing it sets its rule set, which can't be changed there
     pg.goto("/console")
-    expect(pg.locator("#my-series")).to_contain_text(series)
+    # by a label a judge reads (issue 35: "Série Nb0xgg8VC01H"): when it was made, never its id
+    expect(pg.locator("#my-series h3")).to_contain_text(words["series_of"])
+    expect(pg.locator("#my-series h3")).not_to_contain_text(series)
+    assert series not in pg.locator("#series-select").inner_text()
     expect(pg.locator("#my-series .series-names")).to_contain_text(said or "Chain Lightning")
     expect(pg.locator("#my-series .series-names")).to_contain_text("Ana")
     expect(pg.locator("#my-series")).to_contain_text(words["scope"])

@@ -32,7 +32,14 @@ WORDS = {
         "reissue": "Nouveau jeton pour Ben", "never_again": "ne marchera plus", "leaves": "Ben quitte",
         "win": "Ana, Cara gagnent", "wins": "Ana gagne", "left": "quitté",
         "export": ("La partie est terminée — Ana, Cara gagnent.", "Journal des évènements", "comme Pentaland",
-                   "(règle 703.2)", "face cachée par mue", "(règle 705.4a)", "Élémental de racines"),
+                   "(règle 703.2)", "face cachée par mue", "(règle 705.4a)", "Élémental de racines",
+                   "- Ana (p1, équipe A) : en jeu"),
+        # issue 35
+        "sol_ring": "Anneau solaire", "undone": "Annulé", "refused": "Refusé", "seat_example": "ben pioche 2",
+        "stale": "Demandez le nouveau lien à l’arbitre", "undo_again": "Annuler encore un évènement ?",
+        "cancelled": "Abandonné : rien n’a été enregistré", "krenko": "Krenko le caïd",
+        "commander_taken": "commandant, pris dès le début (D14(e))", "on_battlefield": "sur le champ de bataille",
+        "source": "Règles complètes du Mental Magic", "could": "ana pourrait Choc", "same": "même 3 4",
     },
     "en": {
         "console": "Judge's console", "deck": "Club cube", "restricted": "restricted in vintage",
@@ -41,7 +48,13 @@ WORDS = {
         "reissue": "New token for Ben", "never_again": "never works again", "leaves": "Ben leaves",
         "win": "Ana, Cara win", "wins": "Ana wins", "left": "left the game",
         "export": ("The game is over — Ana, Cara win.", "Event log", "as a Pentaland",
-                   "(rule 703.2)", "face down by morph", "(rule 705.4a)", "Root Elemental"),
+                   "(rule 703.2)", "face down by morph", "(rule 705.4a)", "Root Elemental",
+                   "- Ana (p1, team A): in the game"),
+        "sol_ring": "Sol Ring", "undone": "Undone", "refused": "Refused", "seat_example": "ben draw 2",
+        "stale": "Ask the judge for the new link", "undo_again": "Undo one more event?",
+        "cancelled": "Cancelled: nothing was recorded", "krenko": "Krenko, Mob Boss",
+        "commander_taken": "commander, taken from the start (D14(e))", "on_battlefield": "on the battlefield",
+        "source": "Mental Magic Comprehensive Rules", "could": "ana could Shock", "same": "same 3 4",
     },
 }
 class Judge:
@@ -169,7 +182,7 @@ def test_the_whole_game(kept_context, base_url, lang):
         j.click("#save-deck")
         expect(pg.locator("#deck-select option:checked")).to_contain_text(w["deck"])
         report = pg.locator("#deck-report")  # the report stays after saving, its flags for vintage only
-        expect(report).to_contain_text("Sol Ring")
+        expect(report.locator(".flags strong")).to_have_text(w["sol_ring"])  # in the page's language
         expect(report).to_contain_text(w["restricted"])
         assert "legacy" not in report.inner_text()
         kept_decks = pg.evaluate("JSON.parse(localStorage.getItem('mentalmagic.decks'))")
@@ -194,7 +207,12 @@ def test_the_whole_game(kept_context, base_url, lang):
         gid, kept = stored_game(pg)
         judge = kept["judge_token"]
         expect(pg.locator("#players li")).to_have_count(3)
+        expect(pg.locator("#rules-line")).to_contain_text(w["source"])
+        pg.locator("details.grammar summary").click()  # the commands' help, read too (not counted)
+        expect(pg.locator("details.grammar")).to_contain_text(w["could"])
+        expect(pg.locator("details.grammar")).to_contain_text(w["same"])
         axe_clean(pg)
+        pg.locator("details.grammar summary").click()
 
         j.at("a morph")
         box = pg.locator("#command-input")
@@ -230,6 +248,8 @@ def test_the_whole_game(kept_context, base_url, lang):
             j.key("#name-input", "Escape")
             j.action("cast")
             expect(pg.locator("#names")).to_contain_text(shown(name))
+            expect(pg.locator("#card-status")).to_contain_text(shown(name))
+            expect(pg.locator("#command-status")).to_have_text("")  # "Done: Ben draws…" is gone
         j.card(ana_wurm)
         j.action("face_up")
         expect(pg.locator("#face-up-box .mark-exception")).to_be_visible()
@@ -269,8 +289,24 @@ def test_the_whole_game(kept_context, base_url, lang):
         expect(pg.locator("#players li").nth(2)).to_contain_text(w["lost"])
         expect(pg.locator("#players li").nth(2)).to_contain_text("D7")
         expect(pg.locator("#log li").first).to_contain_text(w["teammate"])
-        j.click("#card-status .undo-now")  # undo offered right after the loss
+        said = pg.locator("#command-status").inner_text()
+        assert ".." not in said and said.count("D7") == 1, said  # "(D7).." once
+        # the bolt left the game with Cara (D9): its panel offers nothing more
+        expect(pg.locator("#card-actions button")).to_have_count(0)
+        expect(pg.locator("#face-up-box")).to_be_hidden()
+        j.click("#command-status .undo-now")  # undo offered right after the loss, at the top
         expect(pg.locator("#players li").nth(2)).to_contain_text(w["in_game"])
+        expect(pg.locator("#command-status")).to_contain_text(w["undone"])
+        expect(pg.locator("#card-status")).to_have_text("")
+        expect(pg.locator("#card-panel")).not_to_contain_text(w["refused"])
+        # a second undo at once asks first, naming the event it would take back; no, nothing changes
+        seq = len(api(base_url, "GET", f"/games/{gid}/events", judge)["events"])
+        pg.locator("#log").focus()
+        pg.keyboard.press("Control+z")
+        expect(pg.locator("#confirm-dialog")).to_contain_text(w["undo_again"])
+        j.click("#confirm-no")
+        expect(pg.locator("#command-status")).to_contain_text(w["cancelled"])
+        assert len(api(base_url, "GET", f"/games/{gid}/events", judge)["events"]) == seq
 
         j.at("a bot")
         api(base_url, "POST", f"/games/{gid}/actions", kept["players"][2]["token"], {"type": "draw", "count": 1})
@@ -283,6 +319,7 @@ def test_the_whole_game(kept_context, base_url, lang):
         seat.goto(link)
         j.counts[j.step][0] += 1  # the judge opens Ben's link (on Ben's phone)
         expect(seat.locator("#seat")).to_contain_text("Ben")
+        expect(seat.locator("#command-input")).to_have_attribute("placeholder", w["seat_example"])
         axe_clean(seat)
         # the judge's screen in front again: Chromium pauses the frames of a page behind another, and
         # Playwright waits for frames before each click
@@ -293,6 +330,12 @@ def test_the_whole_game(kept_context, base_url, lang):
         j.confirm("Ben", w["never_again"], axe=False)  # the dialog of the loss above, with other words
         expect(pg.locator("#game-status")).to_contain_text("Ben")
         assert pg.locator('#links a[data-player="p2"]').get_attribute("href") != link
+        seat.goto(link)
+        seat.reload()
+        expect(seat.locator("#game-status")).to_contain_text(w["stale"])
+        expect(seat.locator("#command-form")).to_be_hidden()
+        expect(seat.locator("#undo-button")).to_be_hidden()
+        pg.bring_to_front()
 
         j.at("a player leaves: the game ends")
         j.click(pg.get_by_role("button", name=re.compile(w["leaves"])))
@@ -303,6 +346,8 @@ def test_the_whole_game(kept_context, base_url, lang):
         expect(end).to_be_visible()
         expect(end).to_contain_text(w["win"])
         expect(end).to_contain_text("104.2a")
+        out_line = end.locator(".end-out li").first.inner_text()
+        assert "\n" not in out_line.strip() and out_line.startswith("Ben — Ben"), out_line  # not "Ben —"
         expect(pg.locator("#command-input")).to_be_disabled()
         axe_clean(pg)
 
@@ -337,7 +382,12 @@ def test_the_whole_game(kept_context, base_url, lang):
         j.click(pg.locator("#format-select"))
         pg.locator("#format-select").select_option("commander")
         j.type("#player-name-1", "Ana")
-        j.type("#player-commander-1", "Krenko, Mob Boss")
+        # the commander field completes names in the page's language (issue 35: it took the exact English)
+        pg.locator("#player-commander-1").press_sequentially("Krenko")
+        j.counts[j.step][1] += len("Krenko")
+        choice = pg.locator("#player-commander-1-listbox [role=option]", has_text=w["krenko"])
+        j.click(choice)
+        expect(pg.locator("#player-commander-1")).to_have_value(w["krenko"])
         j.type("#player-name-2", "Ben")
         j.type("#player-commander-2", "Mayael the Anima")
         j.paste("#deck-list", "Shock\nLightning Bolt\nCounterspell\n")
@@ -348,6 +398,11 @@ def test_the_whole_game(kept_context, base_url, lang):
         game = api(base_url, "GET", f"/games/{gid}", judge)
         krenko = printed_ids(game, "Krenko, Mob Boss")[0]
         expect(pg.locator("#format")).to_contain_text("commander")
+        # the commanders' names are taken from the start (D14(e)), and the page says so
+        names = pg.locator("#names")
+        expect(names).to_contain_text(w["commander_taken"])
+        expect(names.locator("li")).to_have_count(2)
+        expect(names.locator("li").first).to_contain_text("Ana")
 
         j.at("candidates within the identity (903.5c)")
         j.command("ben draw 3")
@@ -379,10 +434,22 @@ def test_the_whole_game(kept_context, base_url, lang):
         j.action("cast_commander")
         expect(pg.locator("#log li").first).to_contain_text("{2}")  # the tax paid, in the log
         expect(pg.locator(".commander-line").first).to_contain_text("{4}")
+        damage = pg.locator("#damage-n-p2")
+        record = pg.locator("#players li:nth-child(2) .damage-form button")
+        expect(damage).to_have_value("")  # empty: nothing a typed amount adds to
+        j.type(damage, "10")  # Krenko on the stack deals no combat damage: refused, with 903.10a
+        j.click(record)
+        status = pg.locator("#command-status")
+        expect(status).to_contain_text("903.10a")
+        expect(status).to_contain_text(w["on_battlefield"])
+        expect(damage).to_have_value("10")  # a refusal keeps what was typed, to correct
         j.action("resolve")  # on the battlefield: only there does a commander deal combat damage (903.10a)
         expect(pg.locator(f'.zone-battlefield [data-card="{krenko}"]')).to_be_visible()
-        j.type("#damage-n-p2", "21")  # commander damage from Ben's row (903.10a)
-        j.click("#players li:nth-child(2) .damage-form button")
+        j.click(record)
+        expect(pg.locator(".commander-line").nth(1)).to_contain_text("10")
+        expect(damage).to_have_value("")  # empty after each entry
+        j.type(damage, "11")  # commander damage from Ben's row (903.10a): 21 in all
+        j.click(record)
         j.confirm(w["loses"].format(who="Ben"), "21", "903.10a", w["wins"])
         expect(pg.locator("#players li").nth(1)).to_contain_text(w["lost"])
         expect(pg.locator("#game-end")).to_contain_text(w["wins"])

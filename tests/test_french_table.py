@@ -109,7 +109,8 @@ def refused_outside_the_identity(kept_context, base_url, locale: str) -> str:
     assert rule.get_attribute("title") == short_text
     expect(pg.locator("#log li")).to_have_count(1)  # nothing changed: no cast, no name taken
     expect(pg.locator("#names")).not_to_contain_text("Boomerang")
-    assert api(base_url, "GET", f"/games/{game['id']}/names", game["judge_token"])["names"] == []
+    taken = api(base_url, "GET", f"/games/{game['id']}/names", game["judge_token"])["names"]
+    assert [n["rule"] for n in taken] == ["D14(e)", "D14(e)"]  # the commanders' names alone
     return status.inner_text()
 
 

@@ -281,6 +281,10 @@ def test_a_suggestion_never_raises(line):
     ("ben nomme 3 Choc", "ben name 3 Choc"),
     ("ben choisit 3 comme Choc", "ben choose 3 as Choc"),
     ("ana retourne 5 comme Choc via morph", "ana up 5 as Choc via morph"),
+    ("ana retourne 5 comme Choc via mue", "ana up 5 as Choc via morph"),  # issue 35: the page's French example
+    ("ana joue 4 via mue", "ana play 4 via morph"),
+    ("ana joue 4 via Mégamue", "ana play 4 via megamorph"),
+    ("ana joue 4 via déguisement", "ana play 4 via disguise"),
     ("ana révèle dessus 2", "ana reveal top 2"),
     ("ana revele 2 continu", "ana reveal 2 continuous"),
     ("ana cache 2", "ana unreveal 2"),
@@ -333,9 +337,15 @@ def test_the_consoles_french_examples_read_as_its_english_ones():
     assert len(examples) >= 20
     with open(Path(web.__file__).parent / "translations/fr/LC_MESSAGES/messages.po", "rb") as fh:
         french = {m.id: m.string for m in read_po(fh)}
-    names = {"choc": "Shock", "lions des savanes": "Savannah Lions"}  # the examples' card names
-    for english in examples:
+    names = {"choc": "Shock", "lions des savanes": "Savannah Lions",  # the examples' card names
+             "surveillant gobelin": "Goblin Taskmaster"}
+    questions = {"ana could Shock": "ana pourrait Choc", "same 3 4": "même 3 4"}  # commandline.js reads them
+    for english, said in questions.items():
+        assert french[english] == said
+    for english in (e for e in examples if e not in questions):
         parsed = parse(french[english], TABLE)
+        if getattr(parsed, "names", None):  # `… naming C as NAME` (D12)
+            parsed = type(parsed)(**{**parsed.__dict__, "names": tuple((c, names[fold(n)]) for c, n in parsed.names)})
         if getattr(parsed, "name", None):
             parsed = type(parsed)(**{**parsed.__dict__, "name": names[fold(parsed.name)]})
         if getattr(parsed, "printed", None):

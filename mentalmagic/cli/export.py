@@ -60,13 +60,14 @@ def game_text(t: Words, game: dict, events: list[dict], names: list[dict], ref, 
         return f"{ref(cid)} {said(c['printed'])}" if c and c.get("commander") and c.get("printed") else ref(cid)
 
     log = _Log(t, who, card, said)
-    lines = [t("game.title", id=game["id"]), t("game.format", format=game["format"]), ""]
+    fmt = t("format.all") if game["format"] == "all" else game["format"]  # the others: the formats' names
+    lines = [t("game.title", id=game["id"]), t("game.format", format=fmt), ""]
     if game.get("finished"):
         lines += [f"{t('end.title')} — {log.end(game['finished'])}", ""]
     lines.append(t("export.players"))
     for p in game["players"]:
-        team = f", {t('game.team', team=p['team'])}" if p.get("team") else ""
-        lines.append(f"- {p['name']} ({p['id']}{team}): {log.out(p, events)}")
+        key = "export.player_team" if p.get("team") else "export.player"
+        lines.append(f"- {t(key, name=p['name'], id=p['id'], team=p.get('team'), status=log.out(p, events))}")
     lines += ["", t("export.zones")]
     for zone in dict.fromkeys(c["zone"] for c in game["cards"]):
         inside = [c for c in game["cards"] if c["zone"] == zone]

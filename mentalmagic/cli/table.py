@@ -187,14 +187,15 @@ def game_export(ctx, game_id, as_json):
 
     game = game_view(uow(ctx), game_id, JUDGE)
     log = events(uow(ctx), game_id, JUDGE)["events"]
-    if as_json:
-        click.echo(json.dumps({"game": game, "events": log}, ensure_ascii=False, indent=1, default=str))
+    taken = names_view(uow(ctx), game_id, JUDGE)["names"]
+    if as_json:  # the page's JSON export: the game, its events, the names (static/js/game.js)
+        click.echo(json.dumps({"game": game, "events": log, "names": taken}, ensure_ascii=False, indent=1,
+                              default=str))
         return
     from .export import Words, game_text
 
     seat = Seat(ctx, game_id)
-    click.echo(game_text(Words(ctx.obj.get("lang") or "en"), game, log,
-                         names_view(uow(ctx), game_id, JUDGE)["names"], seat.ref, seat.said), nl=False)
+    click.echo(game_text(Words(ctx.obj.get("lang") or "en"), game, log, taken, seat.ref, seat.said), nl=False)
 
 
 @click.command("could-be")

@@ -27,6 +27,30 @@ def _descriptions() -> dict[str, str]:
     }
 
 
+def _sources() -> dict[str, str]:
+    """Each preset's source as a reader of the page's language calls it (rulesets.py keeps the
+    documents' own titles); a preset without words here shows its source's title."""
+    return {
+        "magic-ville": _("Mental Magic Comprehensive Rules (Magic-Ville), rules 700–706, with decisions D1–D15"),
+        "magering": _("Mental Magic Official Rules (MageRing Network, 2015)"),
+    }
+
+
+def _cite_words() -> dict[str, str]:
+    """MageRing's rules are cited by the heading of their section, not by a number: those headings as
+    the page says them. The others (Utopia, Richard Garfield, Ph.D.) are names, the same in both."""
+    return {"ban list": _("ban list"), "once per game": _("once per game"), "face cards": _("face cards")}
+
+
+def cite(rule: str) -> str:
+    """A rule set's own citation as the page shows it: a number as it is, a section's heading worded."""
+    return _cite_words().get(rule, rule)
+
+
+def source_of(key: str, source: str) -> str:
+    return _sources().get(key, source)
+
+
 def _option_words() -> dict[str, tuple[str, str]]:
     return {"phyrexian_as_hybrid": (_("Phyrexian mana as hybrid (house option, D3)"),
                                     _("A {W/P} card may also be named as a {W} card or a {2} card."))}
@@ -45,8 +69,9 @@ def rule_set_choices() -> list[dict]:
     for key, label in rule_set_labels().items():
         rs = PRESETS[key]
         out.append({
-            "key": key, "label": label, "description": descriptions[key], "source": rs.source, "url": rs.url,
-            "differs": [_aspect_words(a, rs.cite(a), rs.land.name) for a in rs.differs()],
+            "key": key, "label": label, "description": descriptions[key], "source": source_of(key, rs.source),
+            "source_lang": None if key in _sources() else "en", "url": rs.url,
+            "differs": [_aspect_words(a, cite(rs.cite(a)), rs.land.name) for a in rs.differs()],
             "options": [{"key": o, "label": options[o][0], "description": options[o][1]} for o in sorted(OPTIONS[key])],
         })
     return out
@@ -67,4 +92,6 @@ def rules_strings() -> dict[str, str]:
         "rules.aspect.names": _("names ({rule})"),
         "rules.aspect.scope": _("names stay taken for the whole series ({rule})"),
         "filter.rules": _("rules {v}"),
+        **{f"rules.source.{key}": words for key, words in _sources().items()},
+        **{f"cite.{rule}": words for rule, words in _cite_words().items()},
     }

@@ -7,6 +7,7 @@
  *     disabled: (item) => bool,               // optional: shown, announced as unavailable, not chosen
  *     onDisabled: (item) => …,                // optional: a disabled option clicked or entered
  *     quietWhenEmpty: true,                   // optional: no "no match" line, the list just closes
+ *     openOnFocus: true,                      // optional: focused empty, the list opens with fetch("")
  *     onChoose: (item) => …,                  // an option chosen (click or Enter)
  *     onEnter: () => …,                       // Enter with no option active
  *     onError: (err) => …,
@@ -32,6 +33,7 @@ export class Combobox {
       this.schedule();
     });
     input.addEventListener("keydown", (ev) => this.keydown(ev));
+    if (this.openOnFocus) input.addEventListener("focus", () => { if (!input.value.trim()) this.suggest(""); });
     input.addEventListener("blur", () => this.close());
   }
 
@@ -117,7 +119,7 @@ export class Combobox {
   schedule() {
     clearTimeout(this.timer);
     const q = this.input.value.trim();
-    if (q.length < 2) {
+    if (q.length < 2 && !(this.openOnFocus && !q)) {
       this.cancel();
       this.items = [];
       this.listbox.replaceChildren();

@@ -1,11 +1,12 @@
 /* The console's start page: this laptop's games, and a new game from a saved deck or a pasted list. */
 import { $, el } from "./dom.js";
-import { ApiError } from "./api.js";
+import { ApiError, getJSON } from "./api.js";
+import { Combobox } from "./combobox.js";
 import { call, forgetGame, keep, kept, savedGames, saveGame } from "./call.js";
 import { confirmFirst } from "./confirm.js";
-import { t } from "./i18n.js";
+import { lang, localName, t } from "./i18n.js";
 import { ruleRef } from "./rules.js";
-import { keepSeries, loadSeries, savedSeries, seriesGames, seriesToken } from "./series.js";
+import { keepSeries, loadSeries, savedSeries, seriesGames, seriesLabel, seriesToken } from "./series.js";
 import { Status } from "./status.js";
 import { syncLanguageLinks } from "./langswitch.js";
 
@@ -25,7 +26,7 @@ function listGames() {
   $("my-games").replaceChildren(...games.map(([id, g]) => el("li", {},
     el("a", { href: `/games/${encodeURIComponent(id)}`, text: `${(g.players || []).map((p) => p.name).join(", ")}` }),
     " ", el("span", { class: "muted", text: [g.format || "", g.rules ? rulesLabel(g.rules) : null,
-      g.series ? t("console.in_series", { id: g.series }) : null, (g.created || "").slice(0, 16).replace("T", " ")]
+      g.series ? seriesLabel(g.series, savedSeries()[g.series]) : null, (g.created || "").slice(0, 16).replace("T", " ")]
       .filter(Boolean).join(" · ") }),
     " ", forgetButton(id))));
 }
@@ -67,7 +68,7 @@ function listSeriesChoices(select = null) {
   const box = $("series-select");
   const value = select ?? box.value;
   box.replaceChildren(...[...box.options].slice(0, 2), ...kept.map(([id, s]) => el("option", { value: id,
-    text: t("console.series_option", { id, rules: rulesLabel(s.rules) }) })));
+    text: t("console.series_option", { series: seriesLabel(id, s), rules: rulesLabel(s.rules) }) })));
   box.value = [...box.options].some((o) => o.value === value) ? value : "";
 }
 
@@ -78,8 +79,9 @@ async function listSeries() {
   for (const id of ids) {
     try {
       const view = await loadSeries(id);
-      if (view) shown.push(el("section", { class: "series", "aria-label": t("series.title", { id }) },
-        el("h3", { text: t("series.title", { id }) }), ...(await seriesGames(view))));
+      const label = seriesLabel(id, { ...savedSeries()[id], ...(view || {}) });
+      if (view) shown.push(el("section", { class: "series", "aria-label": label },
+        el("h3", { text: label }), ...(await seriesGames(view))));
     } catch (e) {
       status.error(e);
     }
@@ -113,9 +115,14 @@ function addRow(name = "", team = "") {
   const nameInput = el("input", { type: "text", id: `player-name-${i}`, maxlength: 60, autocomplete: "off", value: name });
   const teamInput = el("input", { type: "text", id: `player-team-${i}`, maxlength: 60, autocomplete: "off", value: team });
   const commanderInput = el("input", { type: "text", id: `player-commander-${i}`, maxlength: 300, autocomplete: "off",
-    class: "commander-input", spellcheck: "false" });
+    class: "commander-input", spellcheck: "false", role: "combobox", "aria-autocomplete": "list",
+    "aria-expanded": "false", "aria-controls": `player-commander-${i}-listbox` });
+  const commanderList = el("ul", { id: `player-commander-${i}-listbox`, class: "listbox", role: "listbox",
+    "aria-label": t("console.commander_names"), hidden: true });
+  commanderCompletion(commanderInput, commanderList);
   const commanderField = el("div", { class: "field commander-field" },
-    el("label", { for: commanderInput.id, text: t("console.commander") }), commanderInput);
+    el("label", { for: commanderInput.id, text: t("console.commander") }),
+    el("div", { class: "combo" }, commanderInput, commanderList));
   commanderField.hidden = !commanderGame();
   const remove = el("button", { type: "button", class: "small", text: t("console.remove"),
     "aria-label": t("console.remove_player", { n: i }) });
@@ -132,6 +139,24 @@ function addRow(name = "", team = "") {
 }
 
 const commanderGame = () => $("format-select").value === "commander";
+
+/** A commander field completes card names as the lookup page does, in the page's language (the API
+ * reads a French name as its card); after "A + ", the partner's name. */
+function commanderCompletion(input, list) {
+  const parts = () => input.value.split("+");
+  return new Combobox(input, list, {
+    fetch: async (q, signal) => {
+      const last = parts().pop().trim();
+      return last.length < 2 ? [] : (await getJSON("/cards", { q: last, limit: 10 }, signal)).cards || [];
+    },
+    render: (c) => [el("span", { class: "opt-names" }, el("span", { class: "opt-name", text: localName(c) }),
+      localName(c) !== c.name ? el("span", { class: "opt-fr", lang: "en", text: c.name }) : null)],
+    onChoose: (c) => { input.value = [...parts().slice(0, -1).map((p) => p.trim()), localName(c)].join(" + "); },
+    quietWhenEmpty: true,
+    onError: (e) => status.error(e),
+  });
+}
+const formatShown = () => $("format-select").selectedOptions[0].textContent; // "all" in the page's language
 
 /** Each row's player; in a commander game with their commander, or two partners written "A + B" (D14). */
 function players() {
@@ -180,8 +205,10 @@ function report(deck) {
   }
   const flags = deck.flags.map((f) => [f, flagWords(f)]).filter(([, words]) => words.length);
   if (flags.length) {
-    out.push(el("h3", { text: t("console.flags_in", { format: $("format-select").value }) }),
-      el("ul", { class: "flags" }, ...flags.map(([f, words]) => el("li", {}, el("strong", { text: f.name }), " — ",
+    out.push(el("h3", { text: t("console.flags_in", { format: formatShown() }) }),
+      el("ul", { class: "flags" }, ...flags.map(([f, words]) => el("li", {},
+        // the card in the page's language where the data has it, else its English name marked so
+        el("strong", { text: localName(f), lang: lang === "fr" && !f.french_name ? "en" : null }), " — ",
         words.join("; ")))));
   }
   $("deck-report").replaceChildren(...out);
@@ -193,7 +220,7 @@ function flagWords(f) {
   const fmt = $("format-select").value;
   const words = [];
   if (f.mental_magic) words.push(t(`console.flag_mm_${f.mental_magic}`, { rule: f.mental_magic_rule }));
-  if (f.formats && f.formats[fmt]) words.push(t(`console.flag_${f.formats[fmt]}_in`, { format: fmt }));
+  if (f.formats && f.formats[fmt]) words.push(t(`console.flag_${f.formats[fmt]}_in`, { format: formatShown() }));
   if (f.unknown_cost && f.unknown_cost.length) words.push(t("console.flag_unknown", { faces: f.unknown_cost.join(", ") }));
   return words;
 }

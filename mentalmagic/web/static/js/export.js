@@ -3,12 +3,12 @@
 import { t } from "./i18n.js";
 
 /** The game as text: who played and how it ended, each zone's cards, the names taken, then the log. */
-export function gameText({ game, events, names }, { who, card, describe, endWords, outWords, cardLine }) {
-  const lines = [t("game.title", { id: game.id }), t("game.format", { format: game.format }), ""];
+export function gameText({ game, events, names }, { who, card, name, describe, endWords, outWords, cardLine }) {
+  const lines = [t("game.title", { id: game.id }), t("game.format", { format: game.format === "all" ? t("format.all") : game.format }), ""];
   if (game.finished) lines.push(`${t("end.title")} — ${endWords(game.finished)}`, "");
   lines.push(`${t("export.players")}`);
   for (const p of game.players) {
-    lines.push(`- ${p.name} (${p.id}${p.team ? `, ${t("game.team", { team: p.team })}` : ""}): ${outWords(p)}`);
+    lines.push(`- ${t(p.team ? "export.player_team" : "export.player", { name: p.name, id: p.id, team: p.team, status: outWords(p) })}`);
   }
   lines.push("", t("export.zones"));
   const zones = [...new Set(game.cards.map((c) => c.zone))];
@@ -17,7 +17,7 @@ export function gameText({ game, events, names }, { who, card, describe, endWord
     lines.push(`${t(`zone.${z}`)} (${cards.length})`, ...cards.map((c) => `  ${cardLine(c)}`));
   }
   lines.push("", t("game.names_title"));
-  for (const n of names) lines.push(`- ${n.name} — ${who(n.player)} (${card(n.card)})`);
+  for (const n of names) lines.push(`- ${name(n.name)} — ${who(n.player)} (${card(n.card)})`);
   lines.push("", t("export.log"));
   for (const e of events) lines.push(`${e.seq}. ${describe(e)}${e.rule ? ` (${t("rule", { rule: e.rule })})` : ""}`);
   return `${lines.join("\n")}\n`;

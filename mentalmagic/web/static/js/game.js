@@ -15,9 +15,9 @@ import { consequences, describe as describeEvent, endWords, lossOf, lossWords } 
 import { CommandError, completions, query, withSeat } from "./commandline.js";
 import { givenName, lang, localName, num, saidName, t } from "./i18n.js";
 import { manaCost } from "./mana.js";
-import { loadSeries, seriesGames } from "./series.js";
+import { loadSeries, savedSeries, seriesGames, seriesLabel } from "./series.js";
 import { Status } from "./status.js";
-import { ruleRef } from "./rules.js";
+import { citeWords, ruleRef } from "./rules.js";
 import { syncLanguageLinks } from "./langswitch.js";
 
 const GAME = document.querySelector('meta[name="game-id"]').content;
@@ -43,7 +43,7 @@ const cmdStatus = new Status($("command-status"));
 const cardStatus = new Status($("card-status"));
 
 const S = { game: null, etag: null, events: [], names: [], handle: new Map(), byHandle: new Map(), looks: new Map(), selected: null,
-  cands: null, busy: false };
+  cands: null, busy: false, undoing: false, stale: false };
 const info = new Map(); // printed name -> a promise of the card's JSON (GET /cards), for text cards
 const localPrinted = new Map(); // printed name -> the card's JSON once known, for French names
 
@@ -66,6 +66,7 @@ const nameWords = (name) => givenName(name, localNamed.get(name));
 const logCtx = { who: playerName, card: cardWords, name: nameWords };
 const describe = (e) => describeEvent(e, logCtx);
 const finished = () => S.game && S.game.status === "finished";
+const formatWords = (f) => (f === "all" ? t("format.all") : f); // the others are the formats' own names
 
 // -- the API -------------------------------------------------------------------------------------
 const api = (method, path, body) => call(method, `/games/${encodeURIComponent(GAME)}${path}`, { token, body });
@@ -106,7 +107,7 @@ function findCard(word) {
 }
 
 async function poll(force = false) {
-  if (S.busy && !force) return;
+  if ((S.busy && !force) || S.stale) return;
   S.busy = true;
   try {
     const got = await call("GET", `/games/${encodeURIComponent(GAME)}`, { token, etag: force ? null : S.etag });
@@ -127,7 +128,8 @@ async function poll(force = false) {
     }
     if ($("game-status").classList.contains("is-error")) gameStatus.clear();
   } catch (e) {
-    gameStatus.error(e);
+    if (e instanceof ApiError && e.status === 401) noSeat("game.token_stale"); // a reissued seat's old link
+    else gameStatus.error(e);
   } finally {
     S.busy = false;
   }
@@ -181,8 +183,9 @@ function cardList(cards, label) {
 
 /** The rule set in force, and its own source's rule for each aspect where it differs (docs/rule-sets.md). */
 function rulesLine(r) {
-  const parts = r.differs.map((d) => t(`rules.aspect.${d.aspect}`, { rule: d.rule, land: r.land.name }));
-  return t("rules.line", { source: r.source }) + (parts.length ? ` — ${t("rules.differs", { list: parts.join(", ") })}` : "");
+  const parts = r.differs.map((d) => t(`rules.aspect.${d.aspect}`, { rule: citeWords(d.rule), land: r.land.name }));
+  const source = t(`rules.source.${r.key}`);
+  return t("rules.line", { source: source === `rules.source.${r.key}` ? r.source : source }) + (parts.length ? ` — ${t("rules.differs", { list: parts.join(", ") })}` : "");
 }
 
 /** The game's series, game by game with the names taken in each, where this browser keeps its token
@@ -195,7 +198,8 @@ async function showSeries(g) {
   try {
     const view = await loadSeries(id);
     if (!view) return;
-    $("series").replaceChildren(el("h3", { text: t("series.title", { id }) }), ...(await seriesGames(view, { current: g.id })));
+    $("series").replaceChildren(el("h3", { text: seriesLabel(id, { ...savedSeries()[id], ...view }) }),
+      ...(await seriesGames(view, { current: g.id })));
     $("series-panel").hidden = false;
   } catch (e) {
     gameStatus.error(e);
@@ -213,6 +217,8 @@ function draw() {
     : t("game.seat_player", { name: playerName(g.you), id: g.id }));
   document.title = t("game.title", { id: g.id });
   $("undo-button").hidden = !isJudge();
+  const example = (seat() ? playerName(seat()) : g.players[0].name).split(/\s+/)[0].toLowerCase();
+  $("command-input").placeholder = t("command.placeholder", { name: example });
   $("links-panel").hidden = !isJudge();
   // players
   $("players").replaceChildren(...g.players.map((p) => {
@@ -228,7 +234,7 @@ function draw() {
       leaveButton(p), outReason(p), commanderLine(g, p), damageForm(g, p));
   }));
   renderEnd(g);
-  $("format").textContent = t("game.format", { format: g.format });
+  $("format").textContent = t("game.format", { format: formatWords(g.format) });
   $("library-line").textContent = t("game.library", { n: g.library_size });
   $("rules-line").textContent = g.rules ? rulesLine(g.rules) : "";
   showSeries(g);
@@ -250,7 +256,8 @@ function draw() {
   $("names").replaceChildren(...(S.names.length ? S.names.map((n) => el("li", {},
     el("strong", { text: nameWords(n.name), title: lang === "fr" && nameWords(n.name) !== n.name ? n.name : null }),
     ` — ${playerName(n.player)} (${ref(n.card)})`,
-    n.exception ? el("span", { class: "mark", text: ` ${n.exception}` }) : null))
+    n.exception ? el("span", { class: "mark", text: ` ${n.exception}` }) : null,
+    n.rule === "D14(e)" ? el("span", { class: "mark", text: ` ${t("game.commander_name")}` }) : null))
     : [el("li", { class: "muted", text: t("game.no_names") })]));
   // the log, and whether anything but undo may be done
   for (const node of [$("command-input"), $("command-submit"), $("end-button")]) node.disabled = finished();
@@ -288,14 +295,14 @@ function commanderLine(g, p) {
 }
 
 /** Why a player is out of the game, from the log: the loss and its rule, or the departure (D9). */
-function outReason(p) {
+function outReason(p, tag = "p") {
   if (p.status === "in_game") return null;
   const e = S.events.slice().reverse().find((x) => lossOf(x, p.id) || (x.type === "leave_game" && x.data.player === p.id));
   if (!e) return null;
   const loss = lossOf(e, p.id); // a leaver whose card cost another the game left: their own words
   const words = loss ? lossWords(loss, e, logCtx) : t("log.leave", { who: p.name });
   const rule = loss ? loss.rule : e.rule;
-  return el("p", { class: "out-reason" }, words, ...(rule ? ruleRef(rule) : []));
+  return el(tag, { class: "out-reason" }, words, ...(rule ? ruleRef(rule) : []));
 }
 
 /** The end of the game, for everyone at the table: who won or remains, who is out and why (104.2a). */
@@ -310,7 +317,7 @@ function renderEnd(g) {
     el("p", { class: "end-result" }, endWords(g.finished, logCtx),
       ...(g.finished.rule ? ruleRef(g.finished.rule) : [])),
     out.length ? el("ul", { class: "end-out" }, ...out.map((p) => el("li", {}, el("strong", { text: p.name }), " — ",
-      outReason(p) || pstatus(p.status)))) : null,
+      outReason(p, "span") || pstatus(p.status)))) : null,
     el("p", { class: "hint", text: t(isJudge() ? "end.read_only_judge" : "end.read_only") }),
     isJudge() ? undoButton() : null);
   if (wasHidden && isJudge()) $("game-end-title").focus();
@@ -329,8 +336,9 @@ function damageForm(g, p) {
   if (!others.length) return null;
   const sel = el("select", { id: `damage-from-${p.id}`, class: "damage-from" },
     ...others.map((id) => el("option", { value: id, text: cardWords(id) })));
+  // empty, never a default a typed amount adds to ("1" then 10 read 110); a placeholder says what goes there
   const amount = el("input", { type: "number", id: `damage-n-${p.id}`, class: "damage-n", min: 1, max: 1000,
-    value: 1, inputmode: "numeric" });
+    required: true, placeholder: t("damage.placeholder"), inputmode: "numeric" });
   const b = el("button", { type: "submit", class: "small", text: t("damage.record") });
   const form = el("form", { id: `damage-${p.id}`, class: "damage-form", "aria-label": t("damage.for", { name: p.name }) },
     el("label", { for: sel.id, text: t("damage.from") }), sel,
@@ -481,7 +489,13 @@ function renderPanel() {
   if (c.zone === "library" && !c.revealed) act("look", () => ({ type: "look", cards: [c.id] }));
   if (S.looks && S.looks.has(c.id)) act("end_look", () => ({ type: "end_look", cards: [c.id] }));
   const mine = !seat() || [c.owner, c.controller].includes(seat());
-  if (!mine || finished()) acts.length = 0; // a player acts on their own cards only; a finished game takes nothing
+  // a player acts on their own cards only; a finished game takes nothing, nor a card out of the game (D9)
+  const out = c.zone === "removed";
+  if (!mine || finished() || out) acts.length = 0;
+  if (out || finished()) {
+    $("face-up-box").hidden = true;
+    $("name-input").closest(".field").hidden = true;
+  }
   $("card-actions").replaceChildren(...acts.map(([key, build, vars]) => {
     const label = t(`action.${key}`, vars || {});
     const b = el("button", { type: "button", "data-action": key, text: label });
@@ -591,6 +605,11 @@ function matchCandidates(list, q) {
   return starts.concat(within).slice(0, 20);
 }
 
+/** Nothing typed yet: the names still free (neither taken nor outside the identity), in the page's
+ * language's order, a first page of them. */
+const freeNames = (list) => list.filter((k) => !k.taken && !k.outside)
+  .sort((a, b) => localName(a).localeCompare(localName(b), lang)).slice(0, 20);
+
 function candidateOption(k) {
   return [el("span", { class: "opt-names" }, el("span", { class: "opt-name", text: localName(k) }),
     lang === "fr" && k.french_name ? el("span", { class: "opt-fr", lang: "en", text: k.name }) : null),
@@ -603,7 +622,7 @@ function candidateOption(k) {
  * not chosen (704.2; 705.4a opens some only as a face-down card turns up), nor one outside the namer's
  * colour identity (903.5c). */
 const nameChoices = {
-  fetch: (cardId, q) => findNames(cardId, q),
+  fetch: async (cardId, q) => (q ? findNames(cardId, q) : freeNames((await candidates(cardId)) || [])),
   render: candidateOption,
   disabled: (k) => k.taken || k.outside,
   onDisabled: (k) => (k.outside ? t("name.outside_why", { name: localName(k) })
@@ -613,6 +632,7 @@ const nameChoices = {
 
 const nameBox = new Combobox($("name-input"), $("name-listbox"), {
   ...nameChoices,
+  openOnFocus: true, // the free names at once, before anything is typed
   fetch: (q) => nameChoices.fetch(S.selected, q),
   onChoose: (k) => { $("name-input").value = k.name; },
   onDisabled: (k) => cardStatus.show(nameChoices.onDisabled(k), "error"),
@@ -674,13 +694,22 @@ const withNames = (action, names) => (Object.keys(names).length ? { ...action, n
 /** ``line`` with the names given to a leaver's face-down cards: its `naming C as NAME` clauses (D12). */
 const withNaming = (line, names) => [line, ...Object.entries(names).map(([id, name]) => `naming ${ref(id)} as ${name}`)].join(" ");
 
-/** What was done; after a loss or the end, the undo is offered right there. */
+/** ``what`` as the middle of a sentence the catalogue ends: no full stop of its own ("(D7).."). */
+const clause = (what) => String(what).replace(/[.\s]+$/, "");
+
+/** What was done, said once: the statuses of what was done before are cleared (a card menu's action
+ * leaves no "Done" of the command line behind, nor an old refusal). After a loss or the end, the undo
+ * is offered at the top, by the command line, where Ctrl+Z also works. */
 function done(status, event) {
-  status.show(t("done", { what: describe(event) }));
-  if (event && (event.data.game_loss || ["leave_game", "end_game"].includes(event.type)) && isJudge()) {
+  S.undoing = false;
+  const ends = event && (event.data.game_loss || ["leave_game", "end_game"].includes(event.type));
+  const where = ends ? cmdStatus : status;
+  for (const other of [cmdStatus, cardStatus]) if (other !== where) other.clear();
+  where.show(t("done", { what: clause(describe(event)) }));
+  if (ends && isJudge()) {
     const b = el("button", { type: "button", class: "small undo-now", text: t("end.undo") });
     b.addEventListener("click", undo);
-    status.node.append(" ", b);
+    where.node.append(" ", b);
   }
 }
 
@@ -690,15 +719,31 @@ function refused(status, tried, e) {
   if (e instanceof ApiError && e.status === 409) status.node.prepend(el("p", { class: "refused", text: t("refused") }));
 }
 
+/** Take back the last event. Right after an undo, one more is asked first, naming the event it
+ * would take back: a second Ctrl+Z never undoes a further event without a word. */
 async function undo() {
+  const last = S.events[S.events.length - 1];
+  if (S.undoing && last && !(await confirmFirst(t("undo.again_title"),
+    [t("undo.again", { seq: last.seq, what: clause(describe(last)) })], t("undo.again_yes")))) {
+    cmdStatus.show(t("confirm.cancelled"));
+    return;
+  }
   cmdStatus.show(t("game.sending"), "busy");
   try {
     const { body } = await api("POST", "/undo", {});
     await poll(true);
-    cmdStatus.show(t("undone", { what: describe(body.undone), seq: body.undone.seq }));
+    undone(body.undone);
   } catch (e) {
     refused(cmdStatus, "undo", e);
   }
+}
+
+/** An event taken back, said in the command status; what was said of the actions since is stale. */
+function undone(event) {
+  S.undoing = true;
+  cardStatus.clear();
+  $("face-up-box").hidden = true;
+  cmdStatus.show(t("undone", { what: clause(describe(event)), seq: event.seq }));
 }
 
 /** Questions answered without naming: 705.11 (could a card of this hand be X?) and 705.10. */
@@ -758,7 +803,7 @@ async function sendLine(line) {
     if (!names) return null;
     const { body } = await api("POST", "/line", { line: withNaming(line, names) });
     await poll(true);
-    if (body.undone) cmdStatus.show(t("undone", { what: describe(body.undone), seq: body.undone.seq }));
+    if (body.undone) undone(body.undone);
     else done(cmdStatus, body.event);
     return true;
   } catch (e) {
@@ -824,10 +869,18 @@ document.addEventListener("keydown", (ev) => {
   }
 });
 
+/** A page with no seat (no token, or one the judge replaced): what to do, and no tool that can't work. */
+function noSeat(why) {
+  S.stale = true;
+  gameStatus.show(t(why), "error");
+  $("command-form").closest("section").hidden = true;
+  $("undo-button").hidden = true;
+}
+
 async function start() {
   syncLanguageLinks();
   if (!token) {
-    gameStatus.show(t("game.no_token"), "error");
+    noSeat("game.no_token");
     return;
   }
   await poll(true);

@@ -12,9 +12,16 @@ export function ruleText(rule) {
   return "";
 }
 
+/** A rule as the page cites it: a number as it is; a section's heading (MageRing's "ban list",
+ * "once per game") in the page's language (web/rules_strings.py, cite.*). */
+export function citeWords(rule) {
+  const words = t(`cite.${rule}`);
+  return words === `cite.${rule}` ? rule : words;
+}
+
 /** "(rule 704.2)" as an <abbr> whose title is the rule's short text. */
 export function ruleRef(rule, { brackets = true } = {}) {
-  const label = t("rule", { rule });
+  const label = t("rule", { rule: citeWords(rule) });
   const text = ruleText(rule);
   const node = el("abbr", { class: "rule", text: label, title: text || null });
   if (text) node.setAttribute("aria-description", text);

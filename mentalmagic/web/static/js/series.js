@@ -3,7 +3,7 @@
 import { el } from "./dom.js";
 import { getJSON } from "./api.js";
 import { call, keep, kept } from "./call.js";
-import { givenName, t } from "./i18n.js";
+import { givenName, lang, t } from "./i18n.js";
 
 const KEY = "mentalmagic.series";
 
@@ -16,6 +16,18 @@ export const seriesToken = (id) => (savedSeries()[id] || {}).token || null;
 export async function loadSeries(id) {
   const token = seriesToken(id);
   return token ? (await call("GET", `/series/${encodeURIComponent(id)}`, { token })).body : null;
+}
+
+const when = new Intl.DateTimeFormat(lang, { day: "numeric", month: "numeric", hour: "2-digit", minute: "2-digit" });
+
+/** A series as a reader knows it, never by its id: its name where it has one, else when it was made
+ * ("Series of 28/11, 21:40"); the id only when neither is known. ``s``: the series' view (GET
+ * /series/{id}: name, created_at) or what this browser kept of it (created). */
+export function seriesLabel(id, s = {}) {
+  if (s.name) return t("series.named", { name: s.name });
+  const made = s.created_at || s.created;
+  const date = made ? new Date(made) : null;
+  return date && !Number.isNaN(date.getTime()) ? t("series.of_date", { date: when.format(date) }) : t("series.title", { id });
 }
 
 const cards = new Map(); // a name taken -> a promise of its card's JSON, for its French name
