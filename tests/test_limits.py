@@ -154,8 +154,15 @@ def test_an_idempotent_replay_counts_for_nothing_a_retrying_bot_never_locks_itse
         assert replay.status_code == 201 and replay.headers["Idempotent-Replayed"] == "true"
         assert replay.get_json()["id"] == first.get_json()["id"]
         assert replay.headers["X-RateLimit-Remaining"] == "1"
-    assert client.post(f"{API}/games", json=GAME).status_code == 201  # the second game of two
+    last = client.post(f"{API}/games", json=GAME, headers={"Idempotency-Key": "the-second"})
+    assert last.status_code == 201  # the second game of two
     assert_rate_limited(client.post(f"{API}/games", json=GAME), 3600)
+    assert_rate_limited(client.post(f"{API}/games", json=GAME, headers={"Idempotency-Key": "a-third"}), 3600)
+    # past the cap, a retry of a creation still gets its answer: its game, not a 429
+    again = client.post(f"{API}/games", json=GAME, headers={"Idempotency-Key": "the-second"})
+    assert again.status_code == 201 and again.get_json()["id"] == last.get_json()["id"]
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert_rate_limited(client.post(f"{API}/games", json=GAME), 3600)  # and it took no place
 
 
 def test_series_creation_is_under_the_hourly_cap_counted_apart(make_app):

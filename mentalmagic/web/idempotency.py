@@ -74,6 +74,21 @@ def _caller() -> str:
         return f"address {request.remote_addr}"
 
 
+def _key_hash(key: str) -> str:
+    return hashlib.sha256(f"{request.method} {request.path}\0{_caller()}\0{key}".encode()).hexdigest()
+
+
+def kept_for_retry() -> bool:
+    """Whether this request is a retry whose answer is kept: it will be replayed and create nothing
+    (web/limits.py lets it through a cap its first try reached). A key the contract refuses: False."""
+    try:
+        key = request_key()
+    except BadKey:
+        return False
+    db_path = current_app.extensions["mentalmagic"].db_path
+    return key is not None and idempotency.find(db_path, _key_hash(key)) is not None
+
+
 def answered(uow, status: int, write: Callable[[], dict]):
     """The answer of ``write()`` (which commits through ``uow``) with ``status``; with an
     Idempotency-Key, the kept answer of an earlier request instead, or ``write()``'s kept with it."""
@@ -82,7 +97,7 @@ def answered(uow, status: int, write: Callable[[], dict]):
         resp = jsonify(write())
         resp.status_code = status
         return resp
-    key_hash = hashlib.sha256(f"{request.method} {request.path}\0{_caller()}\0{key}".encode()).hexdigest()
+    key_hash = _key_hash(key)
     request_hash = hashlib.sha256(request.get_data(cache=True)).hexdigest()
     db_path = current_app.extensions["mentalmagic"].db_path
 

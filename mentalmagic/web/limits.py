@@ -1,17 +1,18 @@
 """Per-client rate limits (the ``limits`` library): 429 with Retry-After, in the API's error envelope.
 
-Every route counts against MENTALMAGIC_RATE_LIMIT requests per client per minute; the
-routes that create something to keep (a game, a series, a deck) also against
+Every route counts against MENTALMAGIC_RATE_LIMIT requests per client per minute; the routes
+that create something to keep (a game, a series, a deck) also against
 MENTALMAGIC_GAMES_PER_HOUR, each route apart, and only what they created (a refusal, an
-idempotent replay, or a deck's dry run, is never counted). A creating request takes its place
-in the hourly count before it runs, in one step (``hit``: add, then compare), and gives it back
-when it created nothing: a count tested before and added after let 30 concurrent creators from
-one address make 71 games against 60 (issue 30). ``/health`` counts for nothing: a monitor is never refused
-(issue 23). The counts live in MENTALMAGIC_RATE_LIMIT_STORAGE: by default ``shared://``, a file
-beside the database that every worker of the server maps (web/sharedcounts.py), so the numbers
-hold for the whole server and survive a restart; ``memory://`` counts per process, ``redis://``
-or ``memcached://`` across machines. A storage that can't be reached lets requests through (and
-says so in the log) rather than failing them.
+idempotent replay, or a deck's dry run, is never counted; a replay is answered past the cap). A
+creating request takes its place in the hourly count before it runs, in one step (``hit``: add,
+then compare), and gives it back when it created nothing: a count tested before and added after
+let 30 concurrent creators from one address make 71 games against 60 (issue 30). ``/health``
+counts for nothing: a monitor is never refused (issue 23). The counts live in
+MENTALMAGIC_RATE_LIMIT_STORAGE: by default ``shared://``, a file beside the database that every
+worker of the server maps (web/sharedcounts.py), so the numbers hold for the whole server and
+survive a restart; ``memory://`` counts per process, ``redis://`` or ``memcached://`` across
+machines. A storage that can't be reached lets requests through (and says so in the log) rather
+than failing them.
 
 Why ``limits`` itself and not Flask-Limiter, its Flask extension (which this module used until
 issue 8's last round): Flask-Limiter decides on every request which of its limits apply to the
@@ -38,6 +39,7 @@ from ..settings import ENV, Settings
 from . import sharedcounts  # noqa: F401 - registers the shared:// storage with limits
 from .decks import is_dry_run
 from .errors import envelope
+from .idempotency import kept_for_retry
 
 # Routes that create what the server keeps: the stricter hourly limit applies to POST on them
 # (not to a deck's dry run, which keeps nothing).
@@ -97,7 +99,8 @@ class RateLimits:
                 g.taken = self.counts.hit(*g.rate_limit)  # its place taken, or not: one step for every worker
                 if not g.taken:
                     self._give_back()  # counted refusals would outlast creations given back later
-                    return self._refused(self.hourly_says)
+                    if not kept_for_retry():  # a retry of a creation that reached the cap gets its answer
+                        return self._refused(self.hourly_says)
         except Exception:  # noqa: BLE001 - a storage that can't be reached must not stop the server
             current_app.logger.exception("rate limits: the counts' storage failed; the request goes through")
             g.pop("rate_limit", None)
