@@ -20,6 +20,8 @@ def test_a_commander_game_is_started_with_each_players_commander(db, tmp_path): 
     assert seated == [("Krenko, Mob Boss", "p1"), ("Thrasios, Triton Hero", "p2"), ("Tymna the Weaver", "p2")]
     shown = ok(db, "show", game_id)
     assert "command" in shown and "Krenko, Mob Boss" in shown and "Tymna the Weaver" in shown
+    # D14(e): the commanders' names are taken from the start, and `game show` lists them (issue 35)
+    assert "names taken (704.2): Krenko, Mob Boss (#10, Ana), Thrasios, Triton Hero (#11, Ben)" in shown, shown
     ana, ben = json.loads(ok(db, "show", game_id, "--json"))["players"]  # API.md: one id, or a list of two
     assert isinstance(ana["commander"], str) and ana["commanders"] == [ana["commander"]]
     assert isinstance(ben["commander"], list) and len(ben["commander"]) == 2 and ben["commanders"] == ben["commander"]

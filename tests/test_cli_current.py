@@ -55,11 +55,12 @@ def test_show_says_who_is_out_and_who_won_and_export_gives_state_and_log(db, gam
     french = CliRunner().invoke(main, ["--db", str(db), "--lang", "fr", "game", "export"])
     assert french.exit_code == 0, french.output
     for words in ("La partie est terminée — Cara gagne.", "Joueurs :", "Journal des évènements :", "(règle 800.4a)",
-                  "Ben quitte la partie"):
+                  "Ben quitte la partie", "- Ben (p2, équipe red) : "):  # the catalogue's line (issue 35)
         assert words in french.stdout, words
     assert not re.search(r"\b(the|game|leaves|wins|Players|Event log)\b", french.stdout)  # no English word
     exported = json.loads(ok(db, "export", "--json"))
     assert exported["game"]["status"] == "finished" and [e["seq"] for e in exported["events"]] == [1, 2]
+    assert exported["names"] == [] and set(exported) == {"game", "events", "names"}  # the page's three keys
     ok(db, "undo")  # undo takes the end back
     assert "GAME OVER" not in ok(db, "show")
 
@@ -98,3 +99,4 @@ def test_export_names_a_given_name_as_the_page_does_in_the_table_language(db, ga
     french = CliRunner().invoke(main, ["--db", str(db), "--lang", "fr", "game", "export"])
     assert french.exit_code == 0, french.output
     assert "- Pointe de Lave — Ana (#1)" in french.stdout and "Lava Spike" not in french.stdout
+    assert [n["name"] for n in json.loads(ok(db, "export", "--json"))["names"]] == ["Lava Spike"]  # as the page's

@@ -1,0 +1,92 @@
+"""Issue 35, the pages a French judge read: every word of a rule set, a format and the card panel's
+name box in the page's language, in real headless Chromium, French and English. (The whole evening,
+commander damage and stale panels included, is test_console_whole_game.py.)"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser import api, foreign_lines, judge_page, printed_ids
+from playwright import sync_api
+
+expect = sync_api.expect
+LAPTOP = {"width": 1366, "height": 768}
+NO_CARD_NAMES = re.compile(r"(?!)")
+WORDS = {
+    "fr-FR": {"source": "Règles officielles du Mental Magic (MageRing Network, 2015)",
+              "cites": ["liste des cartes interdites", "une fois par partie"], "all": "format tous",
+              "magic_ville": "Règles complètes du Mental Magic (Magic-Ville)", "all_option": "tous"},
+    "en-US": {"source": "Mental Magic Official Rules (MageRing Network, 2015)",
+              "cites": ["ban list", "once per game"], "all": "format all",
+              "magic_ville": "Mental Magic Comprehensive Rules (Magic-Ville)", "all_option": "all"},
+}
+LOCALES = list(WORDS)
+
+
+def _lang(locale: str) -> str:
+    return locale.split("-")[0]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_magering_games_page_says_its_source_its_headings_and_its_format_in_the_pages_language(
+        kept_context, base_url, locale):
+    """Issue 35: "Rules: Mental Magic Official Rules…", "(ban list)", "(once per game)" and "format all"
+    on a French page."""
+    w = WORDS[locale]
+    pg = kept_context(base_url, locale=locale, viewport=LAPTOP).page
+    judge_page(pg, base_url, ["Shock", "Savannah Lions"], rules="magering", format="all")
+    line = pg.locator("#rules-line")
+    expect(line).to_contain_text(w["source"])
+    for cite in w["cites"]:
+        expect(line).to_contain_text(cite)
+    expect(pg.locator("#format")).to_have_text(w["all"])
+    assert foreign_lines(line.inner_text(), _lang(locale), NO_CARD_NAMES) == []
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_console_says_the_rule_sets_sources_their_headings_and_the_format_all_in_the_pages_language(
+        kept_context, base_url, locale):
+    w = WORDS[locale]
+    pg = kept_context(base_url, locale=locale, viewport=LAPTOP).page
+    pg.goto("/console")
+    expect(pg.locator('.rule-choice[data-rules="magic-ville"] .rule-source a')).to_contain_text(w["magic_ville"])
+    magering = pg.locator('.rule-choice[data-rules="magering"]')
+    expect(magering.locator(".rule-source a")).to_have_text(w["source"])
+    for cite in w["cites"]:
+        expect(magering).to_contain_text(cite)
+    expect(pg.locator('#format-select option[value="all"]')).to_have_text(w["all_option"])
+    said = pg.locator(".rules-set").inner_text() + pg.locator("#format-select").inner_text()
+    assert foreign_lines(said, _lang(locale), NO_CARD_NAMES) == [], said
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_name_box_lists_the_free_names_at_once_sorted_and_never_covers_its_own_buttons(
+        kept_context, base_url, locale):
+    """Issue 35: the name box listed nothing until a letter was typed, and its list covered Close."""
+    pg = kept_context(base_url, locale=locale, viewport=LAPTOP).page
+    game = judge_page(pg, base_url, ["Shock", "Shock"])
+    for line in ("ana draw 2", "ana cast 1 as Lightning Bolt"):
+        api(base_url, "POST", f"/games/{game['id']}/line", game["judge_token"], {"line": line})
+    pg.reload()
+    view = api(base_url, "GET", f"/games/{game['id']}", game["judge_token"])
+    [shock] = printed_ids(view, "Shock", "hand")
+    pg.locator(f'[data-card="{shock}"]').click()
+    pg.locator("#name-input").focus()  # nothing typed
+    box = pg.locator("#name-listbox")
+    expect(box).to_be_visible()
+    options = box.locator('[role="option"]')
+    expect(options.first).to_be_visible()
+    names = options.locator(".opt-name").all_inner_texts()
+    assert len(names) >= 2 and "Lightning Bolt" not in names and "Foudre" not in names  # taken: not offered
+    assert box.locator('[aria-disabled="true"]').count() == 0  # the free ones only
+    lang = _lang(locale)
+    assert names == pg.evaluate("([n, l]) => [...n].sort((a, b) => a.localeCompare(b, l))", [names, lang])
+    # the list sits in the panel's flow: Close is below it, and a click reaches Close itself
+    close = pg.locator("#close-card")
+    listed, below = box.bounding_box(), close.bounding_box()
+    assert below["y"] >= listed["y"] + listed["height"], (listed, below)
+    close.click(trial=True)
+    # typing narrows the list as before; a name chosen fills the box
+    pg.locator("#name-input").press_sequentially(names[0][:3])
+    expect(options.first).to_contain_text(names[0])
