@@ -237,14 +237,19 @@ def test_unknown_game_card_and_player_are_errors_without_a_traceback(db, game):
         assert "Traceback" not in r.output
 
 
-def test_card_names_games_and_players_complete_in_the_shell(db, game):
+def completer(db):
     def complete(words: str) -> list[str]:
         env = {"_MENTALMAGIC_COMPLETE": "bash_complete", "COMP_WORDS": f"mentalmagic --db {db} game {words}",
                "COMP_CWORD": str(len(f"mentalmagic --db {db} game {words}".split(" ")) - 1)}
         result = CliRunner().invoke(main, [], env=env, prog_name="mentalmagic")
         assert result.exit_code == 0, result.output
-        return [line.split(",", 1)[1] for line in result.stdout.splitlines()]
+        return [line.split(",", 1)[1] for line in result.stdout.splitlines() if line]
 
+    return complete
+
+
+def test_card_names_games_and_players_complete_in_the_shell(db, game):
+    complete = completer(db)
     names = complete(f"name {game} 1 Lightning")
     assert "Lightning Bolt" in names and all(n.lower().startswith("lightning") for n in names)
     assert "Éclair de génie" in complete(f"name {game} 1 Écl")  # French names too
@@ -256,6 +261,22 @@ def test_card_names_games_and_players_complete_in_the_shell(db, game):
     assert complete(f"do {game} ana cast 1 v") == ["via"]
     rest = complete(f"do {game} ana cast 1 as Lightning B")  # the shell replaces the last word only
     assert "Bolt" in rest and all(" " not in r or r.startswith("B") for r in rest)
+
+
+def test_a_line_completes_word_by_word_on_the_current_game_too(db, game):
+    """GAME left out (the README's own example): the words typed are the line's, on the current game."""
+    complete = completer(db)
+    assert complete("do ") == [game, "Ana", "Ben", "Cara", "undo"]  # GAME may still be typed
+    assert complete("do a") == ["Ana"]
+    assert complete("do ana d") == ["draw", "discard", "damaged"]
+    assert complete("do ana cast 1 v") == ["via"]
+    assert "Bolt" in complete("do ana cast 1 as Lightning B")
+    assert complete("draw A") == ["Ana"]
+    assert complete("draw ana ") == []  # COUNT: nothing to offer
+    assert complete("show --as b") == ["Ben"]
+    assert "Lightning Bolt" in complete("name 1 Lightning")
+    assert complete(f"draw {game[:4]}") == [game]  # a game id is still offered
+    assert complete(f"do {game} ana d") == ["draw", "discard", "damaged"]
 
 
 def test_help_shows_each_commands_whole_description():

@@ -70,12 +70,14 @@ class CurrentGameGroup(click.Group):
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name, cmd, rest = super().resolve_command(ctx, args)
         takes_game = cmd is not None and any(p.name == "game_id" for p in cmd.params)
-        if takes_game and name != "use" and not ctx.resilient_parsing and "--help" not in rest:
+        if takes_game and name != "use" and "--help" not in rest:
             db = db_path(ctx)
             # a command whose only argument is GAME reads a first word as a game id (`game show nope`: no such game)
             only_game = not any(isinstance(p, click.Argument) and p.name != "game_id" for p in cmd.params)
             words = _arguments(cmd, rest)  # options may come first: `game show --as ben GAME`
             given = bool(words) and (exists(db, words[0]) or only_game)
+            if ctx.resilient_parsing:  # the shell completing: ``rest`` holds the words before the one completed
+                return name, cmd, _completing(db, rest, words, given)
             if not given:
                 game_id = current(db)
                 if game_id is None:
@@ -84,6 +86,14 @@ class CurrentGameGroup(click.Group):
                     raise Misused(str(say("cli.no_such_game", game=repr(words[0]))))
                 rest = [game_id, *rest]
         return name, cmd, rest
+
+
+def _completing(db: Path, rest: list[str], words: list[str], given: bool) -> list[str]:
+    """The words a completion reads: with the current game before them when a word typed isn't a
+    game (`game do ana d<TAB>`). With no word typed yet, GAME is the one completed: its completion
+    offers the game ids and what comes next on the current game (completion.py)."""
+    game_id = None if given or not words else current(db)
+    return rest if game_id is None else [game_id, *rest]
 
 
 def _meant_a_game(cmd: click.Command, words: list[str], players: set[str]) -> bool:
