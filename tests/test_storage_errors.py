@@ -78,3 +78,44 @@ def test_a_broken_disk_or_file_is_503_storage_failed_on_every_route_logged_once(
     assert not any(rec.exc_info for rec in caplog.records)  # no traceback
     french = client.get(f"{API}/games/{game['id']}?lang=fr", headers=judge).get_json()
     assert french["error"]["message"].startswith("la base du serveur est inutilisable pour l’instant"), french
+
+
+def test_a_database_moved_away_or_replaced_is_503_until_it_is_back_then_writes_resume(app, client, monkeypatch,
+                                                                                         tmp_path):
+    """The file the app started on, moved away (then a copy put in its place, then itself again):
+    503 naming what happened, on writes and reads, /health degraded saying it; back in place, the
+    app writes again without a restart, and the copy never got a write."""
+    monkeypatch.setattr(app.extensions["mentalmagic.health"], "interval", 0)
+    monkeypatch.setattr(app.extensions["mentalmagic.health"], "trouble",
+                        Trouble(app.extensions["mentalmagic"].db_path))
+    db = app.extensions["mentalmagic"].db_path
+    game = client.post(f"{API}/games", json={"players": [{"name": "Ana"}, {"name": "Bob"}],
+                                             "library": ["Shock"] * 10}).get_json()
+    judge = {"Authorization": f"Bearer {game['judge_token']}"}
+    draw = {"type": "draw", "player": "p1"}
+    assert client.post(f"{API}/games/{game['id']}/actions", json=draw, headers=judge).status_code == 200
+
+    def refused(says: str) -> None:
+        for r in (client.post(f"{API}/games/{game['id']}/actions", json=draw, headers=judge),
+                  client.get(f"{API}/games/{game['id']}", headers=judge),
+                  client.post(f"{API}/decks", json={"name": "Burn", "list": "4 Shock"})):
+            error = assert_envelope(r, 503)
+            assert error["code"] == "storage_failed" and says in error["message"], error
+        health = client.get(f"{API}/health")
+        assert health.status_code == 503 and any(says in r for r in health.get_json()["reasons"])
+
+    away = tmp_path / "away.sqlite"
+    with sqlite3.connect(db) as source, sqlite3.connect(tmp_path / "copy.sqlite") as copy:
+        source.backup(copy)
+    db.rename(away)
+    refused(f"the database {db} is gone")
+    assert not db.exists()  # no empty file made in its place
+    (tmp_path / "copy.sqlite").rename(db)
+    refused(f"the database {db} is another file than the one this server started on")
+    with sqlite3.connect(db) as copy:
+        assert copy.execute("select seq from games where id = ?", [game["id"]]).fetchone() == (1,)  # no write
+    away.replace(db)
+    assert client.post(f"{API}/games/{game['id']}/actions", json=draw, headers=judge).status_code == 200
+    assert client.get(f"{API}/health").status_code == 200
+    events = client.get(f"{API}/games/{game['id']}/events", headers=judge).get_json()["events"]
+    assert [e["seq"] for e in events] == [1, 2]
