@@ -90,3 +90,43 @@ def test_the_name_box_lists_the_free_names_at_once_sorted_and_never_covers_its_o
     # typing narrows the list as before; a name chosen fills the box
     pg.locator("#name-input").press_sequentially(names[0][:3])
     expect(options.first).to_contain_text(names[0])
+
+
+TAKEN = {"fr-FR": ("pris par Ana", "Krenko le caïd", "commandant, pris dès le début (D14(e))"),
+         "en-US": ("taken by Ana", "Krenko, Mob Boss", "commander, taken from the start (D14(e))")}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_commanders_name_is_taken_from_the_start_and_the_name_box_says_by_whom(kept_context, base_url, locale):
+    """Issue 35: "Noms pris" said "Aucun nom pris" and the name box "Krenko pris par —" (D14(e))."""
+    taken_by, krenko, held = TAKEN[locale]
+    pg = kept_context(base_url, locale=locale, viewport=LAPTOP).page
+    players = [{"name": "Ana", "commander": "Krenko, Mob Boss"}, {"name": "Ben", "commander": "Mayael the Anima"}]
+    game = judge_page(pg, base_url, ["Hellrider", "Shock"], players, format="commander")
+    names = pg.locator("#names li")
+    expect(names).to_have_count(2)
+    expect(names.first).to_contain_text(krenko)
+    expect(names.first).to_contain_text(held)
+    api(base_url, "POST", f"/games/{game['id']}/line", game["judge_token"], {"line": "ana draw 1"})
+    pg.reload()
+    [hellrider] = printed_ids(api(base_url, "GET", f"/games/{game['id']}", game["judge_token"]), "Hellrider", "hand")
+    pg.locator(f'[data-card="{hellrider}"]').click()
+    pg.locator("#name-input").press_sequentially("Krenko")
+    option = pg.locator('#name-listbox [role="option"]', has_text=krenko)
+    expect(option).to_have_attribute("aria-disabled", "true")
+    expect(option).to_contain_text(taken_by)
+
+
+@pytest.mark.parametrize(("locale", "verb"), [("fr-FR", "lance"), ("en-US", "cast")])
+def test_what_is_cast_is_completed_from_the_players_hand_whatever_the_language_of_the_verb(
+        kept_context, base_url, locale, verb):
+    """`ana lance ` offered every card of the game; `ana cast ` Ana's hand only."""
+    pg = kept_context(base_url, locale=locale, viewport=LAPTOP).page
+    game = judge_page(pg, base_url, ["Shock", "Savannah Lions", "Grizzly Bears"])
+    for line in ("ana draw 1", "ben draw 1", "ben pentaland 2"):
+        api(base_url, "POST", f"/games/{game['id']}/line", game["judge_token"], {"line": line})
+    pg.reload()
+    expect(pg.locator("#log li")).to_have_count(3)
+    pg.locator("#command-input").press_sequentially(f"ana {verb} ")
+    expect(pg.locator('#command-listbox [role="option"]')).to_have_count(1)
+    expect(pg.locator('#command-listbox [role="option"]')).to_contain_text("#1")

@@ -48,7 +48,8 @@ export function withSeat(line, ctx) {
   return `${ctx.seat} ${line.trim()}`;
 }
 
-const CAST = new Set(["cast", "play", "pentaland"]);
+// the verbs whose card comes from a hand, in both languages (grammar.py's FRENCH_VERBS: `ana lance 3`)
+const CAST = new Set(["cast", "play", "pentaland", "lance", "lancer", "joue", "jouer"]);
 
 /**
  * Completions [{line, label}] of ``line`` from the grammar's suggestion ``s`` ({kind, prefix, words}):
@@ -61,7 +62,7 @@ export async function completions(line, s, ctx) {
   const words = line.trim().split(/\s+/);
   if (s.kind === "card") {
     // what is cast or played comes from that player's hand
-    const fromHand = CAST.has((words[1] || "").toLowerCase());
+    const fromHand = CAST.has(fold(words[1] || ""));
     const pid = findPlayer(words[0] || "", ctx.players);
     return ctx.cards.filter((c) => (!fromHand || (c.zone === "hand" && (!pid || !c.owner || c.owner === pid)))
       && fold(c.ref).startsWith(low.replace(/^#?/, "#")))
