@@ -89,7 +89,7 @@ def shoot(browser, root: str, game: dict, lang: str) -> None:
         pg.screenshot(path=str(OUT / f"console-{lang}-{label}.png"), full_page=phone)
         pg.goto(f"/games/{game['id']}")
         pg.locator("#log li").nth(7).wait_for()
-        pg.locator("#command-input").press_sequentially("ana lance " if lang == "fr" else "ana cast ")  # as a table types
+        pg.locator("#command-input").press_sequentially("ana lance " if lang == "fr" else "ana cast ")  # as typed
         pg.locator("#command-listbox").wait_for()  # the completions: the cards
         pg.screenshot(path=str(OUT / f"game-{lang}-{label}.png"), full_page=phone)
         pg.locator(".zone-battlefield .mark-facedown").first.click()
