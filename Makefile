@@ -17,7 +17,7 @@ MO      := $(PO:.po=.mo)
 BABEL_EXTRACT := $(BIN)/pybabel extract -F babel.cfg -k _plural:2,3 -k N_ -k Nn_:1,2 -k Np_:1c,2 --no-wrap --project=mentalmagic \
                  -o mentalmagic/web/translations/messages.pot .
 
-.PHONY: setup serve-setup npm browser wrk serve dev test test-core lint bench capacity shards clean messages screenshots dist dist-check
+.PHONY: setup serve-setup npm browser netns wrk serve table dev test test-core lint bench capacity shards clean messages screenshots dist dist-check
 
 # Two sets of packages: what serving needs (requirements.txt), and what tests, lint and benchmarks
 # add (requirements-dev.txt). `make serve` installs the first only; `make setup` and `make test` both.
@@ -72,10 +72,22 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "install Debian's chromium (sudo apt-get install chromium) to run the page tests" >&2; exit 1; fi; }
 
+# The real-network test (tests/test_table_network.py) makes a network namespace and a veth pair: `ip`.
+netns:
+	@command -v ip >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null; \
+	  else echo "install Debian's iproute2 (sudo apt-get install iproute2) for the real-network test" >&2; fi; }
+
 # Production: waitress, a worker process per core and one more (settings: mentalmagic/web/serving.py).
 serve: serve-setup
 	@echo "serve: checking the card database (the first start imports the cards: a few seconds)" >&2
 	PORT=$(PORT) $(BIN)/mentalmagic serve --host $(HOST) --port $(PORT)
+
+# For phones at the table: listens on the laptop's network, prints the addresses phones reach and a QR
+# code of the console (docs/console.md, "Seating the players"; docs/deployment.md, "The table's network").
+table: serve-setup
+	@echo "table: checking the card database (the first start imports the cards: a few seconds)" >&2
+	$(BIN)/mentalmagic serve --table --port $(PORT)
 
 # Development only: Flask's reloading debug server, one process.
 dev: serve-setup
@@ -91,7 +103,7 @@ PYTEST  := $(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile
 # The whole suite: the core tier and the marked tests (the full card snapshot, Chromium, server processes, fuzzing).
 # Python keeps its bytecode for the workers and the servers the tests start, whatever the caller's environment.
 test test-core: export PYTHONDONTWRITEBYTECODE :=
-test: setup browser
+test: setup browser netns
 	$(PYTEST)
 
 # The core tier alone, the fast loop: the mini pool's cards (tests/minipool.py), in-process, no browser.

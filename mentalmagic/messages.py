@@ -871,6 +871,12 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "serve.ready": Nn_("Mental Magic arbiter on {url} ({cards} cards, {server}, {n} worker{pinned})",
                        "Mental Magic arbiter on {url} ({cards} cards, {server}, {n} workers{pinned})"),
     "serve.pinned": N_(", kept on cores {cores} in turn"),
+    "serve.table.addresses": N_("Phones on this laptop's network (the same Wi-Fi) reach the arbiter at:"),
+    "serve.table.qr": N_("The judge's console on another device: {url}"),
+    "serve.table.seats": N_("On this laptop, open {url}: each player's link and QR code carry the address phones "
+                            "reach."),
+    "serve.table.none": N_("No network address: phones can't reach this laptop. Join the table's Wi-Fi (or share a "
+                           "phone's connection), then start again; meanwhile only this laptop opens {url}"),
     "serve.cannot_listen": N_("cannot listen on {host}:{port} ({why}): stop what runs there or choose another --port"),
     "source.embedded": N_("the embedded snapshot ({path})"),
     "source.file": N_("the file {path}"),

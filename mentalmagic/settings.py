@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from .messages import say
 
@@ -110,3 +110,21 @@ def gunicorn_options(s: Settings) -> dict:
         "limit_request_field_size": min(s.max_header_bytes, 8190) if s.max_header_bytes else 0,
         "accesslog": None,  # the app writes its own access log (tokens and secrets redacted)
     }
+
+
+def for_table(s: Settings, environ=None, db_path=None) -> Settings:
+    """``s`` as ``mentalmagic serve --table`` keeps it for a room of phones on the laptop's network.
+
+    - Phones reach the laptop directly: no proxy is in front, so an ``X-Forwarded-For`` a phone
+      sends is never read (``proxies`` 0), or one phone could pose as another client and dodge its
+      limits. The per-client limits stay as they are: each phone has its own address on the
+      network, and a seat's page asks about once a second, far under 600 a minute.
+    - The access log goes to a file beside the database (``<db>.access.log``) unless
+      MENTALMAGIC_ACCESS_LOG says where: on standard error, a line per phone per second would
+      scroll the addresses and the QR code the terminal shows out of sight.
+    """
+    environ = os.environ if environ is None else environ
+    changes: dict = {"proxies": 0}
+    if db_path is not None and not environ.get(ENV["access_log"], "").strip() and s.access_log == "-":
+        changes["access_log"] = f"{db_path}.access.log"
+    return replace(s, **changes)

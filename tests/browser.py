@@ -241,3 +241,35 @@ def foreign_lines(text: str, lang: str, card_names: re.Pattern) -> list[str]:
     lines = [card_names.sub("", line) for line in text.splitlines()]
     return [line for line, bare in zip(text.splitlines(), lines, strict=True)
             if len(FOREIGN[lang].findall(bare)) >= 2 or FOREIGN_ONE[lang].search(bare)]
+
+
+# -- seating the players (issue 31: tests/test_console_seats.py, test_table_network.py) ----------
+def decoded(locator) -> str:
+    """What the QR code drawn at ``locator`` holds, read off a screenshot of it as a phone's camera reads
+    the screen: zxing-cpp over the picture Chromium painted (one code, else the test fails)."""
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(locator.screenshot())), formats=zxingcpp.BarcodeFormat.QRCode)
+    assert len(found) == 1, f"{len(found)} QR codes read"
+    return found[0].text
+
+
+# A Screen Wake Lock the page's script can ask for and let go, counted (headless Chromium's own answers
+# whatever the permission says, not what the page asked).
+WAKE_LOCK_SPY = """(() => {
+  window.__locks = [];
+  const fake = { request: async (type) => {
+    const lock = { type, released: false, addEventListener() {}, release: async () => { lock.released = true; } };
+    window.__locks.push(lock);
+    return lock;
+  } };
+  Object.defineProperty(Navigator.prototype, "wakeLock", { get: () => fake, configurable: true });
+})();"""
+
+
+def wake_locks(pg) -> list[bool]:
+    """Each screen lock the page asked for (``WAKE_LOCK_SPY``): released or not."""
+    return pg.evaluate("(window.__locks || []).map((l) => l.released)")

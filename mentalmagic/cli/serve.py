@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import threading
 import time
 import webbrowser
@@ -15,6 +16,7 @@ from ..catalogue import number
 from ..messages import say
 from ..runtime import load_frozen, write_aside
 from .context import Failed
+from .lan import table_origins
 
 
 def _serving():
@@ -25,7 +27,7 @@ def _serving():
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--host", default=None, show_default="127.0.0.1; 0.0.0.0 with --table")
 @click.option("--port", type=int, default=lambda: int(os.environ.get("PORT", "5000")), show_default="$PORT or 5000")
 @click.option("--server", type=click.Choice(["waitress", "gunicorn"]), default=lambda: _serving().default_server(),
               show_default="waitress (gunicorn: only behind a buffering proxy)")
@@ -34,21 +36,32 @@ def _serving():
 @click.option("--threads", type=int, default=None,
               help="Threads per process (default 4).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the pages in the browser once the server listens.")
+@click.option("--table", is_flag=True,
+              help="For phones at the table: listen on the local network, print the addresses phones reach and "
+                   "a QR code of the console (docs/console.md).")
 @click.pass_context
-def serve(ctx, host, port, server, workers, threads, open_browser):
+def serve(ctx, host, port, server, workers, threads, open_browser, table):
     """Serve the API and the pages with a production WSGI server (settings: web/serving.py).
 
     Refuses to start, with one line saying why and exit status 1, when the self-check fails.
     The limits and the access log are MENTALMAGIC_* settings (docs/deployment.md, "Limits and logs").
     """
     from ..runtime import StartupError
+    from ..settings import for_table, from_env
     from ..web import create_app
 
     serving = _serving()
+    host = host or ("0.0.0.0" if table else "127.0.0.1")
+    # the origins phones open (none on loopback): each seat's link and QR code is built with one
+    origins = table_origins(host, port)
     try:
         # cards built and loaded once, before any worker starts; the MENTALMAGIC_* settings read
         # (a bad one is a ValueError naming it) and kept in app.config for the server
-        app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"]), "POOL_CACHE_LATER": True})
+        settings = from_env()
+        if table:
+            settings = for_table(settings, db_path=ctx.obj["db"])
+        app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"]), "POOL_CACHE_LATER": True,
+                                       "SETTINGS": settings, "TABLE_ORIGINS": origins})
     except (StartupError, ValueError) as e:
         raise Failed(str(e)) from None
 
@@ -59,6 +72,8 @@ def serve(ctx, host, port, server, workers, threads, open_browser):
         cards = number(len(app.extensions["mentalmagic"].pool), ctx.obj.get("lang"))
         click.echo(say("serve.ready", url=f"http://{host}:{port}/", cards=cards, server=server, n=workers,
                        pinned=pinned))
+        if table:
+            show_table(origins, port)
         if open_browser:
             threading.Thread(target=open_when_listening, args=(host, port), daemon=True).start()
 
@@ -68,6 +83,27 @@ def serve(ctx, host, port, server, workers, threads, open_browser):
     except OSError as e:  # the port is taken, or the address isn't this machine's
         raise Failed(str(say("serve.cannot_listen", host=host, port=port, why=e.strerror or str(e)))) \
             from None
+
+
+def show_table(origins: list[str], port: int) -> None:
+    """What the judge needs to seat phones: the addresses they reach, and the console's as a QR code
+    (segno, drawn with the terminal's block characters), or why there is none."""
+    here = f"http://127.0.0.1:{port}/console"
+    if not origins:
+        click.echo(say("serve.table.none", url=here))
+        return
+    click.echo(say("serve.table.addresses"))
+    for origin in origins:
+        click.echo(f"  {origin}/")
+    console = f"{origins[0]}/console"
+    click.echo(say("serve.table.qr", url=console))
+    import segno  # only to serve a table
+
+    try:
+        segno.make(console, error="m").terminal(out=sys.stdout, compact=True)
+    except UnicodeEncodeError:  # a terminal that can't draw block characters: the address is above
+        pass
+    click.echo(say("serve.table.seats", url=here))
 
 
 def open_when_listening(host: str, port: int, limit: float = 30.0) -> bool:

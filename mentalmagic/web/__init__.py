@@ -69,7 +69,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     settings: Settings = app.config.get("SETTINGS") or from_env()
     app.config["SETTINGS"] = settings
 
-    from . import accesslog, api, console, decks, errors, games, headers, i18n, limits, openapi, pages, series
+    from . import accesslog, api, console, decks, errors, games, headers, i18n, limits, openapi, pages, qr, series
 
     # a bad setting is refused before the (longer) self-check and pool load
     log = accesslog.open_log(settings.access_log)
@@ -92,6 +92,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(openapi.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(console.bp)
+    app.register_blueprint(qr.bp)
     limits.install(app, settings)  # its hook last: an OPTIONS that headers.py answers isn't counted
 
     if log:

@@ -70,6 +70,8 @@ def console_strings(_plural) -> dict[str, str]:
         "game.seat_judge": _("Game {id}, as the judge"),
         "game.seat_player": _("Game {id}, from {name}'s seat"),
         "game.seat_player.vowel.name": pgettext("before a vowel", "Game {id}, from {name}'s seat"),
+        "game.reconnecting": _("Reconnecting… the arbiter can't be reached from here. This page catches up by itself "
+                               "once it answers again."),
         "game.no_token": _("This browser has no token for this game: open a player's link, or the game from the "
                            "console of the laptop that created it."),
         "game.sending": _("Sending…"),
@@ -268,4 +270,7 @@ def console_strings(_plural) -> dict[str, str]:
         "links.reissue_for": _("New token for {name}: the old link stops working"),
         "links.reissued": _("{name} has a new token and link; the old one no longer works."),
         "links.unknown": _("link unknown on this laptop: issue a new token"),
+        "links.code_alt": _("{name}'s seat: a QR code of the link, to scan with a phone's camera"),
+        "sheet.none": _("This browser keeps no player's token for this game: open the sheet in the browser that "
+                        "started the game, or issue new tokens on the game page."),
     }

@@ -2,15 +2,17 @@
 import { API, ApiError, pageLanguage } from "./api.js";
 import { t } from "./i18n.js";
 
-/** ``method`` ``path`` under /api/v1; {status, body, etag}. A 304 has no body; an error throws ApiError. */
-export async function call(method, path, { token = null, body = undefined, etag = null } = {}) {
+/** ``method`` ``path`` under /api/v1; {status, body, etag}. A 304 has no body; an error throws ApiError (status 0:
+ * no answer, the network's failure or none within ``timeout`` ms). */
+export async function call(method, path, { token = null, body = undefined, etag = null, timeout = 0 } = {}) {
   const headers = { Accept: "application/json", "Accept-Language": pageLanguage() };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (etag) headers["If-None-Match"] = etag;
   let resp;
   try {
-    resp = await fetch(`${API}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    resp = await fetch(`${API}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      signal: timeout ? AbortSignal.timeout(timeout) : undefined });
   } catch {
     throw new ApiError({ code: "network", message: t("error.network") }, 0);
   }

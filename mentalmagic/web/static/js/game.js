@@ -19,10 +19,16 @@ import { loadSeries, savedSeries, seriesGames, seriesLabel } from "./series.js";
 import { Status } from "./status.js";
 import { citeWords, ruleRef } from "./rules.js";
 import { syncLanguageLinks } from "./langswitch.js";
+import { keepAwake } from "./awake.js";
+import { originChoice, seatCode, seats } from "./seats.js";
 
 const GAME = document.querySelector('meta[name="game-id"]').content;
 const ZONES = ["hand", "battlefield", "stack", "graveyard", "exile", "command", "library", "removed"];
 const POLL_MS = 1000;
+// a poll that has no answer by then counts as the server out of reach (a laptop gone from the Wi-Fi
+// leaves a request hanging for minutes, and no other poll would start meanwhile)
+const POLL_TIMEOUT_MS = 8000;
+const unreachable = (e) => e instanceof ApiError && [0, 502, 504].includes(e.status);
 const fold = (s) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 
 // The language switch goes through the server, which never sees a fragment: a seat's token is
@@ -43,7 +49,7 @@ const cmdStatus = new Status($("command-status"));
 const cardStatus = new Status($("card-status"));
 
 const S = { game: null, etag: null, events: [], names: [], handle: new Map(), byHandle: new Map(), looks: new Map(), selected: null,
-  cands: null, busy: false, undoing: false, stale: false };
+  cands: null, busy: false, undoing: false, stale: false, offline: false };
 const info = new Map(); // printed name -> a promise of the card's JSON (GET /cards), for text cards
 const localPrinted = new Map(); // printed name -> the card's JSON once known, for French names
 
@@ -110,7 +116,8 @@ async function poll(force = false) {
   if ((S.busy && !force) || S.stale) return;
   S.busy = true;
   try {
-    const got = await call("GET", `/games/${encodeURIComponent(GAME)}`, { token, etag: force ? null : S.etag });
+    const got = await call("GET", `/games/${encodeURIComponent(GAME)}`, { token, etag: force ? null : S.etag,
+      timeout: POLL_TIMEOUT_MS });
     // a version already drawn (a forced poll crossing the timer's) is not drawn again: that would wipe
     // what the judge is typing in the page's fields
     if (got.status !== 304 && !(got.etag && got.etag === S.etag)) {
@@ -126,9 +133,14 @@ async function poll(force = false) {
       (await Promise.all(named.map(cardInfo))).forEach((card, i) => { if (card) localNamed.set(named[i], card); });
       render();
     }
-    if ($("game-status").classList.contains("is-error")) gameStatus.clear();
+    if (S.offline || $("game-status").classList.contains("is-error")) gameStatus.clear();
+    S.offline = false;
   } catch (e) {
-    if (e instanceof ApiError && e.status === 401) noSeat("game.token_stale"); // a reissued seat's old link
+    // the laptop out of reach (its server stopped, the phone off its Wi-Fi): said, and the next polls
+    // catch up by themselves once it answers (the ETag says what this page has drawn), with no reload
+    S.offline = unreachable(e);
+    if (S.offline) gameStatus.show(t("game.reconnecting"), "busy");
+    else if (e instanceof ApiError && e.status === 401) noSeat("game.token_stale"); // a reissued seat's old link
     else gameStatus.error(e);
   } finally {
     S.busy = false;
@@ -234,6 +246,7 @@ function draw() {
       leaveButton(p), outReason(p), commanderLine(g, p), damageForm(g, p));
   }));
   renderEnd(g);
+  keepAwake(!finished());
   $("format").textContent = t("game.format", { format: formatWords(g.format) });
   $("library-line").textContent = t("game.library", { n: g.library_size });
   $("rules-line").textContent = g.rules ? rulesLine(g.rules) : "";
@@ -361,11 +374,10 @@ function leaveButton(p) {
   return b;
 }
 
+/** Each player's link and its QR code (seats.js: built with an address the phones reach), and a new token. */
 function renderLinks() {
-  const rec = savedGames()[GAME] || { players: [] };
-  $("links").replaceChildren(...S.game.players.map((p) => {
-    const stored = (rec.players || []).find((q) => q.id === p.id);
-    const url = stored && stored.token ? `${location.origin}/games/${encodeURIComponent(GAME)}#token=${stored.token}` : null;
+  originChoice($("origin-field"), $("origin-select"), () => keeping(renderLinks));
+  $("links").replaceChildren(...seats(GAME, S.game.players).map((p) => {
     const reissue = el("button", { type: "button", class: "small", text: t("links.reissue"),
       "aria-label": t("links.reissue_for", { name: p.name }) });
     reissue.addEventListener("click", async () => {
@@ -384,9 +396,10 @@ function renderLinks() {
         gameStatus.error(e);
       }
     });
-    return el("li", { class: "link-row" }, el("strong", { text: p.name }), " ",
-      url ? el("a", { href: url, class: "player-link", "data-player": p.id, text: t("links.open", { name: p.name }) })
-        : el("span", { class: "muted", text: t("links.unknown") }), " ", reissue);
+    return el("li", { class: "link-row", "data-player": p.id }, el("strong", { text: p.name }), " ",
+      p.link ? el("a", { href: p.link, class: "player-link", "data-player": p.id, text: t("links.open", { name: p.name }) })
+        : el("span", { class: "muted", text: t("links.unknown") }), " ", reissue,
+      p.link ? seatCode(p.link, p.name, (e) => gameStatus.error(e)) : null);
   }));
 }
 
