@@ -35,7 +35,7 @@ class ManaCostError(ValueError):
     """A mana cost that can't be read; ``said`` quotes the input and says why (messages.py)."""
 
     def __init__(self, text: str, detail: Message | None = None):
-        self.text = text
+        self.text, self.detail = text, detail
         shown = text if len(text) <= 300 else text[:300] + "…"  # quote it, not a megabyte of it
         self.said = say("cost.invalid.why", text=shown, why=detail) if detail else say("cost.invalid", text=shown)
         super().__init__(str(self.said))

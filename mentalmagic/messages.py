@@ -850,13 +850,16 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "internal": N_("the arbiter failed on this request; it has been logged"),
     "rate_limited": Nn_("too many requests from {caller} ({why}); retry in {n} s",
                         "too many requests from {caller} ({why}); retry in {n} s"),
-    "body.json_deep": N_("the body must be JSON in UTF-8 (Content-Type: application/json), not nested too deep"),
+    "body.not_json": N_("the body must be JSON in UTF-8 (Content-Type: application/json)"),
+    "body.json_deep": N_("the body's JSON is nested too deep to read"),
     "body.json_object": N_("the body must be a JSON object in UTF-8 (Content-Type: application/json)"),
     # what the HTTP server refuses before the app (web/waitress_errors.py), and a body over the limit
     "server.too_large": N_("the request body is too large for the arbiter: an action is small, and a game or a deck"
                            " list fits in 256 KiB"),
     "server.headers_too_large": N_("the request's headers are too large"),
     "server.bad_request": N_("the request can't be read"),
+    "server.no_route": N_("the API has no {path}: its routes are listed in /api/v1/openapi.json"),
+    "server.method_not_allowed": N_("{path} does not take {method}: it takes {allowed}"),
     "server.not_implemented": N_("this transfer encoding is not supported"),
     "server.too_many_connections": N_("this client has too many connections open to the arbiter; close some (one "
                                       "kept alive is enough) and retry"),
@@ -943,6 +946,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cli.end_needs_cards": N_("--end ends the reveal or look of the CARDS given"),
     "cli.printed_empty": N_("PRINTED is empty: give a card's name, or a mana cost (none: no mana cost)"),
     "cli.not_card_nor_cost": N_("no card named {printed}, and it isn't a mana cost either"),
+    "cli.not_card_nor_cost.why": N_("no card named {printed}, and it isn't a mana cost either ({why})"),
     "cli.no_current_game": N_("no game yet: start one with `mentalmagic game new`, or give its id"),
     "cli.db_folder_missing": N_("--db: no folder {folder}: give a database in a folder that exists"),
     "cli.the_card_source": N_("the card source"),

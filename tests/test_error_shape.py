@@ -46,7 +46,13 @@ def test_a_name_close_to_nothing_gets_no_suggestion_but_still_the_key(client):
 @pytest.mark.parametrize("path", ["/api/v1/nothing", "/api/v1/", "/api/v1/cards/", "/api/v2/cards", "/api/"])
 def test_an_unknown_api_route_is_404_json_not_html(client, path):
     error = assert_envelope(client.get(path), 404)
-    assert error["code"] == "not_found"
+    assert error["code"] == "not_found" and error["message_code"] == "server.no_route"
+    assert error["params"] == {"path": path} and "requested URL" not in error["message"]
+
+
+def test_an_unknown_route_is_said_in_the_readers_language(client):
+    error = assert_envelope(client.get("/api/v1/cards/?lang=fr"), 404)
+    assert error["message"] == "l’API n’a pas de /api/v1/cards/ : ses routes sont listées dans /api/v1/openapi.json"
 
 
 @pytest.mark.parametrize(
@@ -66,7 +72,8 @@ def test_an_unknown_game_is_404(client, path):
 )
 def test_a_wrong_method_is_405_json(client, method, path):
     error = assert_envelope(getattr(client, method)(API + path), 405)
-    assert error["code"] == "method_not_allowed"
+    assert error["code"] == "method_not_allowed" and error["message_code"] == "server.method_not_allowed"
+    assert error["params"]["method"] == method.upper() and "not allowed for the requested URL" not in error["message"]
 
 
 # -- 422 -------------------------------------------------------------------------------------------

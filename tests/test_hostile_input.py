@@ -65,7 +65,16 @@ def test_a_body_nested_too_deep_is_a_400(client, game):
     gid, ana = game
     body = "[" * 100_000 + "]" * 100_000
     response = client.post(f"{API}/games/{gid}/actions", data=body, headers={**ana, "Content-Type": "application/json"})
-    assert_envelope(response, 400)  # the body limit may answer 413 first for larger ones; this one fits
+    error = assert_envelope(response, 400)  # the body limit may answer 413 first for larger ones; this one fits
+    assert error["message_code"] == "body.json_deep" and "nested too deep" in error["message"]
+
+
+@pytest.mark.parametrize("raw", [b"nope", b"{\"type\": ", b""])
+def test_a_body_that_isnt_json_is_told_so_not_that_it_is_nested_too_deep(client, game, raw):
+    gid, ana = game
+    response = client.post(f"{API}/games/{gid}/actions", data=raw, headers={**ana, "Content-Type": "application/json"})
+    error = assert_envelope(response, 400)
+    assert error["message_code"] == "body.not_json" and "nested" not in error["message"]
 
 
 @pytest.mark.parametrize("raw, says", [
@@ -94,6 +103,23 @@ def test_text_that_isnt_unicode_is_a_400_and_creates_nothing(client, field):
     raw = json.dumps(body)  # json escapes the lone surrogate as \\ud800, as a bot's encoder would
     response = client.post(f"{API}/games", data=raw, headers={"Content-Type": "application/json"})
     assert_envelope(response, 400)
+
+
+def test_the_cli_refuses_a_nameless_empty_deck_as_the_api_does(client, tmp_path, mini_card_db_path):
+    db = fresh_games_db(mini_card_db_path, tmp_path / "games.sqlite")
+    api = assert_envelope(client.post(f"{API}/decks", json={"name": "", "list": ""}), 422)
+    result = CliRunner().invoke(main, ["--db", str(db), "deck", "add", "", "-"], input="")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert all(f"{field}: " in result.output for field in api["fields"])  # the same fields refused
+    assert "saved deck" not in result.output
+    assert CliRunner().invoke(main, ["--db", str(db), "deck", "list"]).stdout == ""
+
+
+def test_the_cli_says_why_a_cost_in_braces_is_no_cost(tmp_path, mini_card_db_path):
+    db = fresh_games_db(mini_card_db_path, tmp_path / "games.sqlite")
+    for text, why in (("{99999999999999}", "a number over 7 digits"), ("{Q}", "unknown symbol {Q}")):
+        result = CliRunner().invoke(main, ["--db", str(db), "candidates", text])
+        assert result.exit_code == 1 and why in result.output, result.output
 
 
 def test_an_unknown_card_names_the_field_with_a_list_of_messages(client):

@@ -30,9 +30,11 @@ def _query(rt, printed: str, **asked) -> CandidateQuery:
     except ArbiterError as unknown:
         try:
             name, cost = None, ManaCost.parse(printed)
-        except ManaCostError:
-            raise Failed(str(say("cli.not_card_nor_cost", printed=repr(printed)))
-                                       + did_you_mean(unknown)) from None
+        except ManaCostError as bad:
+            # written in braces, it was meant as a cost: say what is wrong with it
+            said = say("cli.not_card_nor_cost.why", printed=repr(printed), why=bad.detail) \
+                if "{" in printed and bad.detail else say("cli.not_card_nor_cost", printed=repr(printed))
+            raise Failed(str(said) + did_you_mean(unknown)) from None
     try:
         return lookups.candidate_query(rt.finder, printed=name, cost=cost, **asked)
     except ArbiterError as e:

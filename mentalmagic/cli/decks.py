@@ -7,7 +7,7 @@ import click
 from .. import decks
 from ..errors import ArbiterError
 from ..messages import card_name, say
-from .context import Failed, fail, runtime, suggested, with_other
+from .context import Failed, fail, guarded, runtime, suggested, with_other
 from .group import Group
 
 
@@ -51,10 +51,14 @@ def read_file(file) -> str:
 @click.argument("name")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @click.pass_context
+@guarded
 def deck_add(ctx, name, file):
     """Save the deck list in FILE (- for standard input) as NAME; print its id and edit token (shown once)."""
+    from ..runtime.inputs import CreateDeckIn
+
+    body = CreateDeckIn().load({"name": name, "list": read_file(file)})  # what POST /decks refuses, refused
     try:
-        view = decks.create_deck(decks_uow(ctx), name, read_file(file))
+        view = decks.create_deck(decks_uow(ctx), body["name"], body["list"])
     except ArbiterError as e:
         fail(e)
     click.echo(say("cli.deck_saved", id=view["id"], name=view["name"]))

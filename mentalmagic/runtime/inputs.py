@@ -7,6 +7,7 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, pre_load, validate, validates_schema
 
 from .. import commands
+from ..decklist import MAX_TEXT
 from ..formats import FORMATS
 from ..messages import WORDS, Message, say
 from ..rulesets import DEFAULT_RULES, RULE_SETS
@@ -363,3 +364,30 @@ def load_action(data) -> commands.Command:
 
 
 _LOADERS: dict[str, _Action] = {}  # a schema keeps no state between loads: threads share one
+
+
+# -- saved decks (docs/api.md, "Decks"): POST /decks and `mentalmagic deck add` alike ----------------
+_name = fields.String(validate=Length(min=1, max=100))
+_list = fields.String(validate=Length(min=1, max=MAX_TEXT),
+                      metadata={"description": "the deck list: one card a line, `4 Shock`, `4x Shock`, `Shock`, "
+                                               "English or French names, comments and headers ignored"})
+
+
+class DeckIn(Strict):
+    name = _name
+    list = _list
+
+
+class CreateDeckIn(DeckIn):
+    name = fields.String(required=True, validate=Length(min=1, max=100))
+    list = fields.String(required=True, validate=Length(min=1, max=MAX_TEXT),
+                         metadata=_list.metadata)
+
+
+class UpdateDeckIn(DeckIn):
+    """A new name, a new list, or both."""
+
+    @validates_schema
+    def something(self, data, **kwargs):
+        if not data:
+            raise ValidationError([say("input.deck_change")], field_name="_schema")

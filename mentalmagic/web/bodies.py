@@ -15,9 +15,9 @@ from ..messages import say
 class BadBody(BadRequest):
     """400 ``bad_request`` (web/errors.py answers it in the envelope under /api/, worded from ``said``)."""
 
-    description = "the body must be JSON in UTF-8 (Content-Type: application/json), not nested too deep"
+    description = "the body must be JSON in UTF-8 (Content-Type: application/json)"
 
-    def __init__(self, said: str = "body.json_deep"):
+    def __init__(self, said: str = "body.not_json"):
         self.said = say(said)
         super().__init__(str(self.said))
 
@@ -35,7 +35,9 @@ def json_body():
         data = request.get_json(silent=True)
         # text that isn't Unicode (a lone surrogate) can be neither stored nor answered
         json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except (RecursionError, UnicodeEncodeError):
+    except RecursionError:
+        raise BadBody("body.json_deep") from None
+    except UnicodeEncodeError:
         raise BadBody() from None
     if data is None:
         raise BadBody()

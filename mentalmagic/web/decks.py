@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request
-from marshmallow import ValidationError, fields, validates_schema
+from marshmallow import ValidationError, fields
 
 from .. import decks
-from ..decklist import MAX_TEXT
-from ..messages import say
-from ..runtime.inputs import Length, OneOf
+from ..runtime.inputs import CreateDeckIn, OneOf, UpdateDeckIn
 from ..storage.deckdb import DeckStore
 from . import openapi
 from .bodies import json_object
 from .idempotency import answered, request_key
-from .schemas import Out, Query, Strict
+from .schemas import Out, Query
 
 bp = Blueprint("decks", __name__, url_prefix="/api/v1/decks")
 EXTENSION = "mentalmagic_decks"
@@ -36,33 +34,7 @@ def deck_library(deck_id: str) -> list[str]:
     return decks.deck_library(_uow(), deck_id)
 
 
-# -- schemas ------------------------------------------------------------------------------------
-_name = fields.String(validate=Length(min=1, max=100))
-_list = fields.String(validate=Length(min=1, max=MAX_TEXT),
-                      metadata={"description": "the deck list: one card a line, `4 Shock`, `4x Shock`, `Shock`, "
-                                               "English or French names, comments and headers ignored"})
-
-
-class DeckIn(Strict):
-    name = _name
-    list = _list
-
-
-class CreateDeckIn(DeckIn):
-    name = fields.String(required=True, validate=Length(min=1, max=100))
-    list = fields.String(required=True, validate=Length(min=1, max=MAX_TEXT),
-                         metadata=_list.metadata)
-
-
-class UpdateDeckIn(DeckIn):
-    """A new name, a new list, or both."""
-
-    @validates_schema
-    def something(self, data, **kwargs):
-        if not data:
-            raise ValidationError([say("input.deck_change")], field_name="_schema")
-
-
+# -- schemas (the inputs: runtime/inputs.py, the CLI's too) ----------------------------------------
 class DryRunQuery(Query):
     dry_run = fields.Boolean(load_default=False, metadata={"description": "answer the same without saving"})
 

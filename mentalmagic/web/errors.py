@@ -103,6 +103,16 @@ def envelope(status: int, code: str, message: str | Message, *, rule=None, field
     return resp
 
 
+def _said(e: HTTPException) -> Message | None:
+    """Werkzeug's own 404 and 405 (no route, a method a route doesn't take), said from the catalogue."""
+    if e.code == 404:
+        return say("server.no_route", path=clip(request.path))
+    if e.code == 405 and getattr(e, "valid_methods", None):
+        allowed = ", ".join(sorted(m for m in e.valid_methods if m not in ("HEAD", "OPTIONS")))
+        return say("server.method_not_allowed", path=clip(request.path), method=request.method, allowed=allowed)
+    return None
+
+
 def _is_api() -> bool:
     return request.path.startswith("/api/")
 
@@ -149,7 +159,7 @@ def register(app: Flask) -> None:
             return e
         code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed",
                 413: "too_large", 415: "unsupported_media_type", 429: "rate_limited"}.get(e.code, "http_error")
-        resp = envelope(e.code or 500, code, getattr(e, "said", None) or e.description or e.name)
+        resp = envelope(e.code or 500, code, getattr(e, "said", None) or _said(e) or e.description or e.name)
         if e.code == 405 and getattr(e, "valid_methods", None):  # RFC 9110 15.5.6: a 405 says what is allowed
             resp.headers["Allow"] = ", ".join(sorted(e.valid_methods))
         return resp
