@@ -376,6 +376,14 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cli.aspect.returning": N_("returning {rule}"),
     "cli.aspect.names": N_("names {rule}"),
     "cli.aspect.scope": N_("scope {rule}"),
+    # a rule set's source as a reader calls it, and the headings MageRing's rules are cited by (the
+    # pages' words too: web/rules_strings.py); the others are titles and names, the same in both
+    "rules.source.magic-ville": N_("Mental Magic Comprehensive Rules (Magic-Ville), rules 700–706, with decisions "
+                                   "D1–D15"),
+    "rules.source.magering": N_("Mental Magic Official Rules (MageRing Network, 2015)"),
+    "rules.cite.ban list": N_("ban list"),
+    "rules.cite.once per game": N_("once per game"),
+    "rules.cite.face cards": N_("face cards"),
     "cli.players": N_("players: {players}"),
     "cli.player": N_("{name} ({id})"),
     "cli.player_team": N_("{name} ({id}, team {team})"),

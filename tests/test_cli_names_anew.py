@@ -30,3 +30,17 @@ def test_game_show_lists_a_returning_cards_earlier_names_to_who_sees_it(db, tmp_
     export = run(db, "game", "export", game).stdout  # the judge's record: the page's words
     assert "no longer named Lightning Bolt: it is its printed card there" in export
     assert "named Chain Lightning" in export and "named before: Lightning Bolt, Chain Lightning" in export
+
+
+def test_game_show_says_magerings_source_and_cited_headings_in_the_clis_language(db, tmp_path):  # noqa: F811
+    """Issue 35: the rule set's source and MageRing's headings ("ban list", "once per game") were English
+    whatever the language; they are the catalogue's, as on the pages."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text("Shock\n", encoding="utf-8")
+    made = run(db, "game", "new", "Ana", "Bob", "--list", deck, "--rules", "magering", "--no-shuffle")
+    game = re.search(r"game (\S+):", made.stdout).group(1)
+    english = run(db, "game", "show", game).stdout
+    assert "Mental Magic Official Rules (MageRing Network, 2015)" in english and "ban list" in english
+    french = run(db, "--lang", "fr", "game", "show", game).stdout
+    assert "Règles officielles du Mental Magic" in french and "liste des cartes interdites" in french, french
+    assert "une fois par partie" in french and "ban list" not in french and "once per game" not in french

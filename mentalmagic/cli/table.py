@@ -7,7 +7,7 @@ import json
 import click
 
 from ..game import game_losses
-from ..messages import chain, say, word_of
+from ..messages import WORDS, chain, say, word_of
 from .completion import GAME, PLAYER, card_name_completion, player_completion
 from .context import guarded, uow
 from .seat import Seat
@@ -53,8 +53,10 @@ def show_lines(seat: Seat, view: dict, taken: list[dict], caller, whole_library:
     out.append(say("cli.show_header", id=view["id"], format=view["format"], seq=view["seq"], n=view["library_size"],
                    hybrid=hybrid, who=say("cli.the_judge") if caller.is_judge else seat.who(caller.player)))
     if view["rules"]["differs"]:  # a variant: which, and its own rules where it differs (docs/rule-sets.md)
-        out.append(say("cli.rules_differ", source=view["rules"]["source"], aspects=[
-            word_of("cli.aspect", d["aspect"], rule=d["rule"]) for d in view["rules"]["differs"]]))
+        rules = view["rules"]
+        source = word_of("rules.source", rules["key"]) if f"rules.source.{rules['key']}" in WORDS else rules["source"]
+        out.append(say("cli.rules_differ", source=source, aspects=[
+            word_of("cli.aspect", d["aspect"], rule=word_of("rules.cite", d["rule"])) for d in rules["differs"]]))
     out.append(say("cli.players", players=[_player(p) for p in view["players"]]))
     groups: dict[tuple[str, str], list[dict]] = {}
     for c in view["cards"]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from ..messages import WORDS
 from ..rulesets import OPTIONS, PRESETS, RULE_SETS
 
 
@@ -28,18 +29,18 @@ def _descriptions() -> dict[str, str]:
 
 
 def _sources() -> dict[str, str]:
-    """Each preset's source as a reader of the page's language calls it (rulesets.py keeps the
-    documents' own titles); a preset without words here shows its source's title."""
-    return {
-        "magic-ville": _("Mental Magic Comprehensive Rules (Magic-Ville), rules 700–706, with decisions D1–D15"),
-        "magering": _("Mental Magic Official Rules (MageRing Network, 2015)"),
-    }
+    """Each preset's source as a reader of the page's language calls it (messages.py, rules.source.*;
+    rulesets.py keeps the documents' own titles); a preset without words there shows its title."""
+    return {code.removeprefix("rules.source."): _(words) for code, words in WORDS.items()
+            if code.startswith("rules.source.")}
 
 
 def _cite_words() -> dict[str, str]:
     """MageRing's rules are cited by the heading of their section, not by a number: those headings as
-    the page says them. The others (Utopia, Richard Garfield, Ph.D.) are names, the same in both."""
-    return {"ban list": _("ban list"), "once per game": _("once per game"), "face cards": _("face cards")}
+    the page says them (messages.py, rules.cite.*). The others (Utopia, Richard Garfield, Ph.D.) are
+    names, the same in both."""
+    return {code.removeprefix("rules.cite."): _(words) for code, words in WORDS.items()
+            if code.startswith("rules.cite.")}
 
 
 def cite(rule: str) -> str:
