@@ -5,6 +5,7 @@ slow or half-open client can't exhaust (real waitress on loopback, bounded in ti
 from __future__ import annotations
 
 import socket
+import sqlite3
 import urllib.request
 from pathlib import Path
 
@@ -163,6 +164,21 @@ def test_an_idempotent_replay_counts_for_nothing_a_retrying_bot_never_locks_itse
     assert again.status_code == 201 and again.get_json()["id"] == last.get_json()["id"]
     assert again.headers["Idempotent-Replayed"] == "true"
     assert_rate_limited(client.post(f"{API}/games", json=GAME), 3600)  # and it took no place
+
+
+def test_past_the_cap_a_key_whose_answer_cant_be_read_gets_the_429_without_a_traceback(make_app, monkeypatch,
+                                                                                       caplog):
+    from mentalmagic.web import idempotency
+
+    client = make_app(rate_limit=0, games_per_hour=1).test_client()
+    assert client.post(f"{API}/games", json=GAME).status_code == 201
+
+    def failing(*args):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(idempotency.idempotency, "find", failing)
+    assert_rate_limited(client.post(f"{API}/games", json=GAME, headers={"Idempotency-Key": "k"}), 3600)
+    assert not [r for r in caplog.records if r.exc_info]
 
 
 def test_series_creation_is_under_the_hourly_cap_counted_apart(make_app):
