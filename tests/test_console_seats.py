@@ -49,6 +49,15 @@ def test_each_seat_has_a_code_of_its_link_redrawn_when_reissued(kept_context, ba
     expect(notice).to_be_visible()
     expect(notice).to_contain_text("mentalmagic serve --table")
     expect(notice).to_contain_text("make table")
+    # turned towards a player across the table: the code shown large, the same link
+    pg.get_by_role("button", name="Show Ana's code large, to scan from across the table").click()
+    large = pg.locator("#code-dialog img")
+    expect(large).to_be_visible()
+    expect(pg.locator("#code-title")).to_have_text("Ana: scan this code with your phone's camera")
+    assert large.bounding_box()["width"] >= 500  # about 13 cm on a laptop's screen
+    assert decoded(large) == seat_link(game, base_url, "Ana")
+    pg.keyboard.press("Escape")
+    expect(pg.locator("#code-dialog")).to_be_hidden()
     # a reissued token: its code redrawn, holding the new link; the other seat's unchanged
     before = decoded(pg.locator('#links li[data-player="p2"] img.seat-code'))
     pg.get_by_role("button", name="New token for Ben: the old link stops working").click()

@@ -270,7 +270,13 @@ def console_strings(_plural) -> dict[str, str]:
         "links.reissue_for": _("New token for {name}: the old link stops working"),
         "links.reissued": _("{name} has a new token and link; the old one no longer works."),
         "links.unknown": _("link unknown on this laptop: issue a new token"),
+        "links.show_large": _("Show {name}'s code large, to scan from across the table"),
+        "links.show_large.vowel.name": pgettext("before a vowel",
+                                                "Show {name}'s code large, to scan from across the table"),
+        "links.large_title": _("{name}: scan this code with your phone's camera"),
         "links.code_alt": _("{name}'s seat: a QR code of the link, to scan with a phone's camera"),
+        "links.code_alt.vowel.name": pgettext("before a vowel", "{name}'s seat: a QR code of the link, to scan with a "
+                                                                "phone's camera"),
         "sheet.none": _("This browser keeps no player's token for this game: open the sheet in the browser that "
                         "started the game, or issue new tokens on the game page."),
     }

@@ -20,7 +20,7 @@ import { Status } from "./status.js";
 import { citeWords, ruleRef } from "./rules.js";
 import { syncLanguageLinks } from "./langswitch.js";
 import { keepAwake } from "./awake.js";
-import { originChoice, seatCode, seats } from "./seats.js";
+import { originChoice, seatCodeButton, seats } from "./seats.js";
 
 const GAME = document.querySelector('meta[name="game-id"]').content;
 const ZONES = ["hand", "battlefield", "stack", "graveyard", "exile", "command", "library", "removed"];
@@ -399,7 +399,7 @@ function renderLinks() {
     return el("li", { class: "link-row", "data-player": p.id }, el("strong", { text: p.name }), " ",
       p.link ? el("a", { href: p.link, class: "player-link", "data-player": p.id, text: t("links.open", { name: p.name }) })
         : el("span", { class: "muted", text: t("links.unknown") }), " ", reissue,
-      p.link ? seatCode(p.link, p.name, (e) => gameStatus.error(e)) : null);
+      p.link ? seatCodeButton(p.link, p.name, (e) => gameStatus.error(e)) : null);
   }));
 }
 

@@ -67,6 +67,24 @@ export function seatCode(link, name, onError = () => {}) {
   return img;
 }
 
+/** ``link``'s code as a button that shows it large (``#code-dialog``: the laptop turned towards a player
+ * across the table), with ``name``'s words. */
+export function seatCodeButton(link, name, onError) {
+  const b = el("button", { type: "button", class: "code-button", "aria-label": t("links.show_large", { name }) },
+    seatCode(link, name, onError));
+  b.addEventListener("click", () => {
+    const dialog = document.getElementById("code-dialog");
+    document.getElementById("code-title").textContent = t("links.large_title", { name });
+    const img = document.getElementById("code-large");
+    img.alt = t("links.code_alt", { name });
+    img.src = b.querySelector("img").src;
+    img.dataset.link = link;
+    dialog.showModal();
+    document.getElementById("code-close").onclick = () => dialog.close();
+  });
+  return b;
+}
+
 /** On a page opened on loopback with several table addresses: a choice of the one the phones are on
  * (``#origin-select``), kept on this laptop; ``redraw`` after a change. */
 export function originChoice(field, select, redraw) {
