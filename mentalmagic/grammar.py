@@ -169,11 +169,6 @@ FRENCH_WORDS: dict[str, str] = {
     "exil": "exile", "bibliotheque": "library", "commandement": "command", "continu": "continuous",
     "rendant": "returning", "a": "at", "par": "by", "imprimee": "printed", "nommant": "naming",
 }
-# The ways a card goes face down, as the catalogue says them in French (via.*): `ana joue 4 via mue`.
-FRENCH_VIAS: dict[str, str] = {
-    "mue": "morph", "megamue": "megamorph", "deguisement": "disguise", "manifestation": "manifest",
-    "camouflage": "cloak", "effet": "effect",
-}
 # What a French page offers for each English verb or word (accents as written).
 VERB_SHOWN: dict[str, str] = {
     "draw": "pioche", "cast": "lance", "play": "joue", "pentaland": "pentaland", "move": "déplace",
@@ -188,6 +183,12 @@ WORD_SHOWN: dict[str, str] = {
     "continuous": "continu", "returning": "rendant", "at": "à", "by": "par", "printed": "imprimée",
     "naming": "nommant",
 }
+# The ways a card goes face down, as the catalogue says them in French (via.*): `ana joue 4 via mue`.
+VIA_SHOWN: dict[str, str] = {
+    "morph": "mue", "megamorph": "mégamue", "disguise": "déguisement", "manifest": "manifestation",
+    "cloak": "camouflage", "effect": "effet",
+}
+FRENCH_VIAS: dict[str, str] = {fold(fr): en for en, fr in VIA_SHOWN.items()}
 _NAME_VERBS = frozenset({"name", "choose"})  # the words after the card are a name, as typed
 
 
@@ -526,10 +527,10 @@ def suggest(line: str, table: Table, lang: str = "en") -> Suggestion:
     """What may come next at the end of ``line``, its words in ``lang`` (en, fr); never raises on
     what a judge may type. French words typed so far read as their English ones."""
     s = _suggest(line, table)
-    if lang != "fr" or s.kind not in ("player", "verb", "zone", "word"):
+    if lang != "fr" or s.kind not in ("player", "verb", "zone", "word", "via"):
         return s
     every = _suggest(line[:len(line) - len(s.prefix)], table).words if s.prefix else s.words
-    shown = VERB_SHOWN if s.kind == "verb" else WORD_SHOWN
+    shown = VERB_SHOWN if s.kind == "verb" else VIA_SHOWN if s.kind == "via" else WORD_SHOWN
     if s.kind == "player":
         shown = {**{n: n for n in every}, "undo": VERB_SHOWN["undo"]}
     key = fold(s.prefix)

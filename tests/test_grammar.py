@@ -26,6 +26,7 @@ from mentalmagic.game import GameSetup, Player
 from mentalmagic.grammar import (
     HELP,
     VERBS,
+    VIA_SHOWN,
     GrammarError,
     Suggestion,
     Table,
@@ -309,10 +310,17 @@ def test_an_unknown_french_verb_is_still_a_grammar_error_listing_the_verbs():
     ("ana pi", ("pioche",)),
     ("ana déplace 4 vers cim", ("cimetière",)),
     ("ana lance 3 ", ("comme", "via", "face-cachée")),
+    ("ana joue 4 via ", ("mue", "mégamue", "déguisement", "manifestation", "camouflage", "effet")),  # issue 35
+    ("ana joue 4 via m", ("mue", "mégamue", "manifestation", "morph", "megamorph", "manifest")),
     ("", ("Ana", "Ben", "Cara Mia", "annuler")),
 ])
 def test_a_french_page_completes_in_french(line, words):
     assert suggest(line, TABLE, "fr").words == words
+
+
+def test_every_french_via_offered_reads_back_as_its_english_one():
+    for english, french in VIA_SHOWN.items():
+        assert parse(f"ana play 4 via {french}", TABLE) == parse(f"ana play 4 via {english}", TABLE)
 
 
 def test_every_french_word_offered_reads_back_as_its_english_one():
