@@ -118,6 +118,8 @@ VARIANT_ATOMIC: dict[str, list[dict]] = {'Gitaxian Probe': [{'name': 'Gitaxian P
                     'manaValue': 3.0,
                     'type': 'Creature — Ouphe',
                     'types': ['Creature'],
+                    'power': '3',
+                    'toughness': '2',
                     'keywords': ['Persist'],
                     'text': 'When Kitchen Finks enters the battlefield, you gain 2 life.\n'
                             'Persist (When this creature dies, if it had no -1/-1 counters on it, return it to '
@@ -204,6 +206,8 @@ VARIANT_ATOMIC: dict[str, list[dict]] = {'Gitaxian Probe': [{'name': 'Gitaxian P
                             'manaValue': 5.0,
                             'type': 'Creature — Elemental',
                             'types': ['Creature'],
+                            'power': '4',
+                            'toughness': '4',
                             'keywords': ['Manifest'],
                             'text': 'At the beginning of your end step, manifest the top card of your library. '
                                     '(Put it onto the battlefield face down as a 2/2 creature. Turn it face up '
@@ -249,6 +253,8 @@ VARIANT_ATOMIC: dict[str, list[dict]] = {'Gitaxian Probe': [{'name': 'Gitaxian P
                       'manaValue': 8.0,
                       'type': 'Artifact Creature — Golem',
                       'types': ['Artifact', 'Creature'],
+                      'power': '7',
+                      'toughness': '10',
                       'text': 'When Sundering Titan enters the battlefield or leaves the battlefield, choose a '
                               'land of each basic land type, then destroy those lands.',
                       'legalities': {'vintage': 'Legal',
@@ -352,6 +358,8 @@ VARIANT_ATOMIC: dict[str, list[dict]] = {'Gitaxian Probe': [{'name': 'Gitaxian P
               'manaValue': 5.0,
               'type': 'Artifact Creature — Juggernaut',
               'types': ['Artifact', 'Creature'],
+              'power': '10',
+              'toughness': '10',
               'text': 'When Leveler enters the battlefield, exile all cards from your library.',
               'legalities': {'vintage': 'Legal', 'legacy': 'Legal', 'commander': 'Legal', 'modern': 'Legal'},
               'foreignData': [{'language': 'French', 'name': 'Lisseur'}],
