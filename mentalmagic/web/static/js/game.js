@@ -196,8 +196,9 @@ function cardList(cards, label) {
 /** The rule set in force, and its own source's rule for each aspect where it differs (docs/rule-sets.md). */
 function rulesLine(r) {
   const parts = r.differs.map((d) => t(`rules.aspect.${d.aspect}`, { rule: citeWords(d.rule), land: r.land.name }));
-  const source = t(`rules.source.${r.key}`);
-  return t("rules.line", { source: source === `rules.source.${r.key}` ? r.source : source }) + (parts.length ? ` — ${t("rules.differs", { list: parts.join(", ") })}` : "");
+  const source = t(`rules.source.${r.key}`); // the catalogue's words, else the document's own title
+  const line = t("rules.line", { source: source === `rules.source.${r.key}` ? r.source : source });
+  return line + (parts.length ? ` — ${t("rules.differs", { list: parts.join(", ") })}` : "");
 }
 
 /** The game's series, game by game with the names taken in each, where this browser keeps its token
