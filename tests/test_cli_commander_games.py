@@ -30,8 +30,10 @@ def test_a_commander_game_is_started_with_each_players_commander(db, tmp_path): 
     assert refused.exit_code == 1 and "903.10a" in refused.output
     ok(db, "do", game_id, "ana cast 10")
     ok(db, "do", game_id, "ana move 10 to battlefield")
-    ok(db, "do", game_id, "ben damaged 20 by 10")
+    assert "20 combat damage from #10 (20 in all)" in ok(db, "do", game_id, "ben damaged 20 by 10")
     assert "903.10a" in ok(db, "do", game_id, "ben damaged 1 by #10")
+    log = ok(db, "log", game_id)  # the amounts the JSON has, in the text too
+    assert "20 combat damage from #10 (20 in all)" in log and "1 combat damage from #10 (21 in all)" in log, log
     (last,) = rows(db, "select data from events where game_id = ? order by seq desc limit 1", [game_id])
     assert json.loads(last["data"])["game_loss"]["rule"] == "903.10a"  # Ben loses (903.10a)
 

@@ -305,7 +305,7 @@ def test_an_import_shows_its_progress_on_standard_error_even_off_a_terminal(caps
     tick = terminal_progress("importing cards", every=0)  # a line at every tick: no clock in the test
     tick()
     tick(2)
-    assert capsys.readouterr().err == "importing cards: 1 cards so far\nimporting cards: 3 cards so far\n"
+    assert capsys.readouterr().err == "importing cards: 1 card so far\nimporting cards: 3 cards so far\n"
 
 
 def test_a_game_id_never_starts_with_a_dash_that_a_command_line_would_read_as_an_option(monkeypatch):

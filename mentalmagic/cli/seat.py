@@ -75,6 +75,9 @@ class Seat:
         if "to" in d:
             parts.append(str(say("cli.moved", **{"from": _zone(d.get("from")), "to": _zone(d["to"])}))
                          + (f" {say('cli.position.' + d['position'])}" if d.get("position") else ""))
+        if e["type"] == "commander_damage":  # 903.10a: the amount and the total, as the JSON has them
+            parts.append(str(say("cli.commander_damage", n=d["amount"], commander=self.ref(d["commander"]),
+                                 total=d["total"])))
         if e["type"] == "shuffle":
             parts.append(str(say("cli.cut_random" if d.get("random") else "cli.cut", at=d["at"])))
         if d.get("returned"):

@@ -329,11 +329,15 @@ class HealthCheck:
     """What is wrong now with the cards or the database of a running server (cached ``interval`` s),
     ``trouble`` included: the disk failures this process has seen (storage/failures.py)."""
 
-    def __init__(self, rt: Runtime, interval: float = 5.0, trouble: Trouble | None = None):
+    def __init__(self, rt: Runtime, interval: float = 5.0, trouble: Trouble | None = None, *,
+                 checked: bool = False):
         self.rt, self.interval = rt, interval
         self.trouble = trouble or Trouble(rt.db_path)
         self._lock = threading.Lock()
-        self._at, self._problems = float("-inf"), []
+        # ``checked``: the start-up self-check (checked_runtime) has just found nothing wrong, so the
+        # first /health of each worker reuses it, as later ones reuse theirs, instead of writing and
+        # syncing its probe while a restart waits for that first answer
+        self._at, self._problems = (time.monotonic() if checked else float("-inf")), []
 
     def problems(self) -> list[Message]:
         with self._lock:

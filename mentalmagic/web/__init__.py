@@ -77,7 +77,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     rt = app.config.get("RUNTIME") or checked_runtime(Path(app.config["DATABASE"]),
                                                        defer_cache=bool(app.config.get("POOL_CACHE_LATER")))
     app.extensions["mentalmagic"] = rt
-    app.extensions["mentalmagic.health"] = HealthCheck(rt, settings.health_interval)
+    app.extensions["mentalmagic.health"] = HealthCheck(rt, settings.health_interval,
+                                                       checked=app.config.get("RUNTIME") is None)
 
     if rt.games is None:
         rt.games = GameStore(rt.db_path, rt.finder, cache_size=settings.game_cache, shard=settings.shard)
