@@ -23,7 +23,7 @@ _HOOKS = """() => {
       if (m.name !== "mm:rows") continue;
       requestAnimationFrame(() => window.__search.frames.push({ start: m.startTime, rows: m.duration,
         frame: performance.now() - m.startTime, input: m.startTime - window.__search.input,
-        shown: document.querySelectorAll("#candidates .cand").length }));
+        shown: document.querySelectorAll("#candidates .cand:not([hidden])").length }));
     }
   }).observe({ entryTypes: ["measure"] });
 }"""

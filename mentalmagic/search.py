@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import compress
 from threading import Lock
 from typing import TYPE_CHECKING
 
@@ -110,14 +112,23 @@ class Search:
     text: str
     test: Test
     uses_taken: bool
-    select: Callable[[list, Context], list] | None = None
+    mask: Callable | None = None  # the whole list at once (_compile)
 
     def keep(self, names: Iterable[Nameable], ctx: Context) -> tuple[Nameable, ...]:
         """``names`` that fit, in their order."""
-        if self.select is not None:
-            return tuple(self.select(list(names), ctx))
-        test = self.test
-        return tuple(n for n in names if test(n, ctx))
+        names = tuple(names)
+        if self.mask is None or not names:
+            test = self.test
+            return tuple(n for n in names if test(n, ctx))
+        every = _every(len(names))
+        flags = self.mask(names, ctx, every).to_bytes(len(names), "little")
+        return tuple(compress(names, flags))
+
+
+@lru_cache(maxsize=64)
+def _every(length: int) -> int:
+    """The mask of every name of a list of ``length`` (see _term_mask)."""
+    return int.from_bytes(b"\x01" * length, "little")
 
 
 # -- values of a face --------------------------------------------------------------------------
@@ -239,12 +250,12 @@ def _text_test(field: str, value: str, at: int) -> tuple[Test, bool]:
     word = fold(value)
     if field == "type":
         word = FRENCH_TYPES.get(word) or FRENCH_SUBTYPES.get(word) or word
-        return (lambda n, ctx: word in folded(n.face.type_line)), False
+        return _finding("type", word, lambda n, ctx: word in folded(n.face.type_line)), False
     if field == "oracle":
         text = _lower(" ".join(value.split()))
         if "~" in text:
             return (lambda n, ctx: text.replace("~", _lower(n.face.name)) in _lower(n.face.text)), False
-        return (lambda n, ctx: text in _lower(n.face.text)), False
+        return _finding("oracle", text, lambda n, ctx: text in _lower(n.face.text)), False
     if field == "keyword":
         word = FRENCH_KEYWORDS.get(word, word)
         return (lambda n, ctx: word in folded_keywords(n.face.keywords)), False
@@ -263,7 +274,60 @@ def _name_test(word: str) -> Test:
     """A name word or phrase: in the English name or the French one, case and accents aside."""
     def test(n: Nameable, ctx: Context) -> bool:
         return word in n.key or (n.french_name is not None and word in folded(n.french_name))
+    return _finding("name", word, test)
+
+
+def _finding(kind: str, needle: str, test: Test) -> Test:
+    """``test``, marked as finding ``needle`` in the ``kind`` texts of a name (_HAYSTACKS): a list's
+    answer is then one search of its joined texts rather than a test per name."""
+    test.needle = (kind, needle)  # type: ignore[attr-defined]
     return test
+
+
+# The texts a term searches, one list's joined (by a character no needle holds) with where each
+# name's starts: ``str.find`` runs over the whole list at C speed. Per (list, kind), bounded.
+_TEXT_OF: dict[str, Callable[[Nameable], str]] = {
+    "type": lambda n: folded(n.face.type_line),
+    "oracle": lambda n: _lower(n.face.text),
+    "name": lambda n: n.key + ("\x01" + folded(n.french_name) if n.french_name else ""),
+}
+_HAYSTACKS: dict = {}
+_HAY_CHARS = [0]
+MAX_HAY_CHARS = 16 << 20
+
+
+def _haystack(names: tuple, kind: str) -> tuple[str, list[int]]:
+    at = (id(names), kind)
+    kept = _HAYSTACKS.get(at)
+    if kept is not None and kept[0] is names:
+        return kept[1], kept[2]
+    text_of = _TEXT_OF[kind]
+    texts = [text_of(n) for n in names]
+    starts, pos = [], 0
+    for t in texts:
+        starts.append(pos)
+        pos += len(t) + 1
+    joined = "\x00".join(texts)
+    if _HAY_CHARS[0] + len(joined) > MAX_HAY_CHARS:
+        _HAYSTACKS.clear()
+        _HAY_CHARS[0] = 0
+    _HAYSTACKS[at] = (names, joined, starts)
+    _HAY_CHARS[0] += len(joined)
+    return joined, starts
+
+
+def _found(names: tuple, kind: str, needle: str) -> int:
+    """The mask (see _term_mask) of the names whose ``kind`` text holds ``needle``."""
+    joined, starts = _haystack(names, kind)
+    flags = bytearray(len(names))
+    at = joined.find(needle)
+    while at >= 0:
+        i = bisect_right(starts, at) - 1
+        flags[i] = 1
+        if i + 1 >= len(starts):
+            break
+        at = joined.find(needle, starts[i + 1])  # the next name's text on
+    return int.from_bytes(flags, "little")
 
 
 def _compared(field_token: Token, op: str, value_token: Token) -> tuple[Test, bool]:
@@ -316,57 +380,86 @@ def _compared(field_token: Token, op: str, value_token: Token) -> tuple[Test, bo
     return test, False
 
 
-Select = Callable[[list, Context], list]
+# A term's answer over one candidate list, as an int whose bytes are 0 or 1 (bitwise AND, OR and XOR
+# of two such ints are bytewise, so a whole search combines its terms' answers at C speed), kept per
+# (term, list, taken names where it reads them): a player typing adds a letter to one term, and
+# every other term's answer is already there.
+_MASKS: dict = {}
+_MASK_BYTES = [0]
+MAX_MASK_BYTES = 8 << 20
 
 
-def _selecting(test: Test) -> Select:
-    return lambda names, ctx: [n for n in names if test(n, ctx)]
+def _term_mask(key: tuple, test: Test, uses: bool, names: tuple, ctx: Context) -> int:
+    at = (key, id(names), ctx.taken if uses else None)
+    kept = _MASKS.get(at)
+    if kept is not None and kept[0] is names:
+        return kept[1]
+    needle = getattr(test, "needle", None)
+    if needle is not None and needle[1] and "\x00" not in needle[1] and "\x01" not in needle[1]:
+        mask = _found(names, *needle)
+    else:
+        mask = int.from_bytes(bytes([test(n, ctx) for n in names]), "little")
+    if _MASK_BYTES[0] + len(names) > MAX_MASK_BYTES:  # bounded: start over, the live terms come back first
+        _MASKS.clear()
+        _MASK_BYTES[0] = 0
+    _MASKS[at] = (names, mask)  # the list held, so that its id stays its own
+    _MASK_BYTES[0] += len(names)
+    return mask
 
 
-def _compile(node) -> tuple[Test, bool, Select]:
-    """The parse tree into (test, uses_taken, select): ``test`` asks of one name, ``select`` keeps the
-    names of a list that fit, in its order, asking each term only of the names still in question (an
-    AND narrows term after term; an OR asks each part of the names no earlier part kept). A tree
-    walked by hand, its rules named in GRAMMAR."""
+def forget() -> None:
+    """Forget every term's remembered answer and every joined text (the bench's figures with nothing
+    remembered)."""
+    _MASKS.clear()
+    _MASK_BYTES[0] = 0
+    _HAYSTACKS.clear()
+    _HAY_CHARS[0] = 0
+
+
+Mask = Callable[[tuple, Context, int], int]
+
+
+def _compile(node) -> tuple[Test, bool, Mask]:
+    """The parse tree into (test, uses_taken, mask): ``test`` asks of one name; ``mask(names, ctx,
+    every)`` answers for a whole list at once (``every``: the mask of all its names), from each
+    term's answer over that list (``_term_mask``). A tree walked by hand, its rules named in GRAMMAR."""
     kind, parts = node.data, node.children
     if kind in ("compared", "exact", "word", "phrase"):
         if kind == "compared":
             test, uses = _compared(parts[0], str(parts[1]), parts[2])
+            key = (KEYS.get(parts[0].lower()), str(parts[1]), _unquoted(str(parts[2])))
         elif kind == "exact":
             word = fold(_unquoted(str(parts[0])))
             test, uses = (lambda n, ctx: n.key == word or (n.french_name is not None
                                                              and folded(n.french_name) == word)), False
+            key = ("!", word)
         else:
-            test, uses = _name_test(fold(_unquoted(str(parts[0])))), False
-        return test, uses, _selecting(test)
+            word = fold(_unquoted(str(parts[0])))
+            test, uses, key = _name_test(word), False, ("name", word)
+        return test, uses, lambda names, ctx, every: _term_mask(key, test, uses, names, ctx)
     inner = [_compile(p) for p in parts]
     tests = tuple(t for t, _, _ in inner)
-    selects = tuple(s for _, _, s in inner)
+    masks = tuple(m for _, _, m in inner)
     uses = any(u for _, u, _ in inner)
     if kind == "negated":
-        test, select = tests[0], selects[0]
-
-        def unselected(names: list, ctx: Context) -> list:
-            out = {id(n) for n in select(names, ctx)}
-            return [n for n in names if id(n) not in out]
-        return (lambda n, ctx: not test(n, ctx)), uses, unselected
+        test, mask = tests[0], masks[0]
+        return (lambda n, ctx: not test(n, ctx)), uses, lambda names, ctx, every: every ^ mask(names, ctx, every)
     if kind == "and_expr":
-        def narrowed(names: list, ctx: Context) -> list:
-            for select in selects:
-                if not names:
+        def both(names: tuple, ctx: Context, every: int) -> int:
+            out = every
+            for mask in masks:
+                out &= mask(names, ctx, every)
+                if not out:
                     break
-                names = select(names, ctx)
-            return names
-        return (lambda n, ctx: all(t(n, ctx) for t in tests)), uses, narrowed
+            return out
+        return (lambda n, ctx: all(t(n, ctx) for t in tests)), uses, both
 
-    def joined(names: list, ctx: Context) -> list:  # or_expr
-        kept: set[int] = set()
-        rest = names
-        for select in selects:
-            kept.update(id(n) for n in select(rest, ctx))
-            rest = [n for n in rest if id(n) not in kept]
-        return [n for n in names if id(n) in kept]
-    return (lambda n, ctx: any(t(n, ctx) for t in tests)), uses, joined
+    def either(names: tuple, ctx: Context, every: int) -> int:  # or_expr
+        out = 0
+        for mask in masks:
+            out |= mask(names, ctx, every)
+        return out
+    return (lambda n, ctx: any(t(n, ctx) for t in tests)), uses, either
 
 
 _PARSER: list[Lark] = []
@@ -410,8 +503,8 @@ def parse(text: str) -> Search:
         raise QueryError("query.unexpected", token=text[e.pos_in_stream], at=e.column) from None
     except UnexpectedInput as e:  # any other refusal of the grammar
         raise QueryError("query.unexpected", token=text, at=getattr(e, "column", 1)) from None
-    test, uses, select = _compile(tree)
-    return Search(text, test, uses, select)
+    test, uses, mask = _compile(tree)
+    return Search(text, test, uses, mask)
 
 
 # -- order ---------------------------------------------------------------------------------------

@@ -56,10 +56,9 @@ RULES = click.option("--rules", type=click.Choice(RULE_SETS), default=None,
 @FORMAT
 @click.option("--type", "type_", default=None, help="Only candidates of this type (e.g. creature).")
 @click.option("--keyword", default=None, help="Only candidates with this keyword (e.g. morph).")
-@click.option("--query", "-q", "query", default=None, metavar="SEARCH",
+@click.option("--query", "-q", "query", default=None,
               help="Only the candidates this search keeps (docs/search.md), e.g. 't:creature pow>=2'.")
-@click.option("--sort", type=click.Choice(SORTS), default="name", show_default=True,
-              help="The candidates' order, then by name.")
+@click.option("--sort", type=click.Choice(SORTS), default="name", help="The candidates' order, then by name.")
 @click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
 @RULES
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")

@@ -13,6 +13,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable
 from io import BytesIO
+from itertools import accumulate
+from operator import attrgetter
 from threading import Lock
 
 import orjson
@@ -87,22 +89,23 @@ def dumps_kept(obj) -> bytes:
     return bytes(memoryview(dumps(obj)))
 
 
+_KEY = attrgetter("key")
+
+
 class EncodedList:
     """One list of candidates as JSON bytes: every entry followed by a comma, and where each starts."""
 
     __slots__ = ("base", "fragment", "joined", "starts", "positions")
 
-    def __init__(self, base: tuple[Nameable, ...], fragment):
+    def __init__(self, base: tuple[Nameable, ...], fragment, entries=None):
         self.base = base  # held, so that the id it is filed under can't be reused
         self.fragment = fragment
-        parts = [fragment(n, False) + b"," for n in base]
+        # each entry with its comma, kept per name (Encoded.entries): a search's list, new at each
+        # keystroke, is joined from them with no per-name work in Python but the look-up
+        parts = entries(base) if entries is not None else [fragment(n, False) for n in base]
         self.joined = b"".join(parts)
-        starts, at = array("q", [0]), 0
-        for p in parts:
-            at += len(p)
-            starts.append(at)
-        self.starts = starts
-        self.positions = {n.key: i for i, n in enumerate(base)}  # the finder lists each name once
+        self.starts = array("q", accumulate(map(len, parts), initial=0))
+        self.positions = dict(zip(map(_KEY, base), range(len(base)), strict=True))  # the finder lists each name once
 
     def render(self, excluded: frozenset[str], taken: frozenset[str], offset: int, limit: int | None):
         """(count, pieces): the page's entries, joined by commas once the pieces are joined, without
@@ -127,7 +130,7 @@ class EncodedList:
         for i in special:
             pieces.append(view[starts[cur]:starts[i]])
             if i in marks:
-                pieces.append(self.fragment(self.base[i], True) + b",")
+                pieces.append(self.fragment(self.base[i], True))
             cur = i + 1
         pieces.append(view[starts[cur]:starts[hi]])
         while not pieces[-1]:  # the page ended on a dropped entry
@@ -159,18 +162,28 @@ class Encoded:
         self._cards: dict[str, bytes] = {}
         self._summaries: dict[str, bytes] = {}
         self._fragments: dict[tuple[int, bool], bytes] = {}
+        self._entries: dict[int, bytes] = {}  # the untaken fragments again, by id alone (entries)
         self._explained: dict[tuple, bytes] = {}
         self._checked: dict[tuple, bytes] = {}
         self._healthy: dict[str, bytes] = {}
         self._lock = Lock()
 
+    def entries(self, base: tuple[Nameable, ...]) -> list[bytes]:
+        """``fragment(n, False)`` of each name of ``base``: looked up with no Python call per name."""
+        out = list(map(self._entries.get, map(id, base)))
+        if None in out:
+            for i, n in enumerate(base):
+                if out[i] is None:
+                    out[i] = self._entries[id(n)] = self.fragment(n, False)
+        return out
+
     def fragment(self, n: Nameable, taken: bool) -> bytes:
-        """One candidate, taken or not; ``watched`` is the pool's ban list's (706.4a)."""
+        """One candidate and its comma, taken or not; ``watched`` is the pool's ban list's (706.4a)."""
         key = (id(n), taken)  # the pool keeps every nameable alive: ids stay theirs
         frag = self._fragments.get(key)
         if frag is None:  # a nameable never changes: encode it once per process (and once taken)
             frag = self._fragments[key] = dumps_kept(
-                candidate_json(n, taken, self.pool.bans.status(n.card) == "watched"))
+                candidate_json(n, taken, self.pool.bans.status(n.card) == "watched")) + b","
         return frag
 
     def candidates_answer(self, res: CandidateList, offset: int, limit: int | None, within: dict,
@@ -195,7 +208,7 @@ class Encoded:
     def candidates(self, base: tuple[Nameable, ...]) -> EncodedList:
         enc = self._lists.get(id(base))
         if enc is None or enc.base is not base:
-            enc = EncodedList(base, self.fragment)
+            enc = EncodedList(base, self.fragment, self.entries)
             with self._lock:
                 if self._list_bytes + len(enc.joined) > self.MAX_LIST_BYTES:
                     self._lists.clear()  # start over: the common lists come back first

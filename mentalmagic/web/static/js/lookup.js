@@ -209,6 +209,7 @@ async function load(p, { push }) {
   const my = ++state.seq;
   state.renderToken++;
   const refine = state.params !== null && questionOf(state.params) === questionOf(p); // the search or order alone
+  const sameOrder = refine && state.params.get("sort") === p.get("sort");
   if (!refine) {
     rowCache.clear();
     state.wanted = PAGE;
@@ -232,9 +233,14 @@ async function load(p, { push }) {
       p.set("printed", data.printed.name);
       setUrl(p, false);
     }
-    renderResults(data, p);
+    renderResults(data, p, refine);
     const token = state.renderToken;
-    await appendRows(data.candidates, token);
+    if (!(sameOrder && filterRows(data.candidates))) {
+      for (const chunk of table.querySelectorAll(".chunk")) chunk.remove();
+      state.loaded = 0;
+      await appendRows(data.candidates, token);
+    }
+    updateMore();
     if (token === state.renderToken) performance.measure("mm:rows", { start: received }); // make bench reads it
     if (token === state.renderToken) reveal(results);
     const what = data.printed ? el("span", { text: localName(data.printed) }) : costLabel(p.get("cost"));
@@ -302,13 +308,25 @@ function emptyWhy(data, p) {
     : excluded.some((x) => !x.rule) ? "count.none_both" : "count.none";
 }
 
-function renderResults(data, p) {
-  for (const chunk of table.querySelectorAll(".chunk")) chunk.remove();
-  state.loaded = 0;
+/** The answer's headings, count and reasons; ``refine``: the same question searched or ordered anew,
+ * whose card, costs and gaps are drawn already. The rows are the caller's (filterRows, appendRows). */
+function renderResults(data, p, refine = false) {
   table.setAttribute("aria-rowcount", String(data.count + 1));
   state.total = data.count;
-  document.title = t("title.results", { what: data.printed ? localName(data.printed) : (p.get("cost") || "none") });
+  if (!refine) renderQuestion(data, p);
+  countLine.replaceChildren(
+    ...tn("count.line", { n: data.count }, { count: el("strong", { class: "count", text: num(data.count) }),
+      format: el("strong", { text: data.format }) }),
+    describeQuery(p), ".",
+    data.count ? "" : el("span", { class: "muted", text: ` ${t(emptyWhy(data, p))}` }));
+  renderExcluded(data);
+  table.hidden = data.count === 0;
+  results.hidden = false;
+}
 
+/** The printed card (or cost) asked about, its costs, and the faces the data lacks. */
+function renderQuestion(data, p) {
+  document.title = t("title.results", { what: data.printed ? localName(data.printed) : (p.get("cost") || "none") });
   if (data.printed) {
     resultsTitle.replaceChildren(t("results.for_card", { name: localName(data.printed) }));
     printedEl.replaceChildren(cardView(data.printed, { formats }));
@@ -331,29 +349,59 @@ function renderResults(data, p) {
     `${t("unknown.lacks", { faces: unknown.join(", ") })} `,
     t("unknown.missing", { n: unknown.length }),
   ] : []));
+}
 
-  countLine.replaceChildren(
-    ...tn("count.line", { n: data.count }, { count: el("strong", { class: "count", text: num(data.count) }),
-      format: el("strong", { text: data.format }) }),
-    describeQuery(p), ".",
-    data.count ? "" : el("span", { class: "muted", text: ` ${t(emptyWhy(data, p))}` }));
-  renderExcluded(data);
-  table.hidden = data.count === 0;
-  results.hidden = false;
-  updateMore();
+/** A search that narrows the rows shown, in their order: the others hidden, none drawn or moved
+ * (1,000 rows in one frame). False, and nothing changed, when a row of ``list`` isn't shown already. */
+function filterRows(list) {
+  const keep = new Set();
+  for (const c of list) {
+    const row = rowCache.get(rowKey(c));
+    if (!row || !row.isConnected) return false;
+    keep.add(row);
+  }
+  const order = list.map((c) => rowCache.get(rowKey(c)));
+  let j = 0;
+  for (const row of table.querySelectorAll(".chunk > .cand")) {
+    if (keep.has(row) && row !== order[j++]) return false; // another order: drawn anew
+  }
+  let index = 0;
+  for (const chunk of table.querySelectorAll(".chunk")) {
+    let shown = 0;
+    for (const row of chunk.children) {
+      const show = keep.has(row);
+      if (row.hidden === show) row.hidden = !show;
+      if (show) {
+        numberRow(row, index++);
+        shown++;
+      }
+    }
+    if (chunk.style.getPropertyValue("--rows") !== String(shown)) chunk.style.setProperty("--rows", String(shown));
+  }
+  state.loaded = index;
+  return true;
+}
+
+const rowKey = (c) => `${c.name}\n${c.card}\n${c.taken}`;
+
+/** A row's place in the list shown: its ARIA index and its stripe, set only when they change. */
+function numberRow(row, index) {
+  const at = String(index + 2);
+  if (row.getAttribute("aria-rowindex") !== at) row.setAttribute("aria-rowindex", at);
+  row.classList.toggle("is-even", index % 2 === 1);
 }
 
 /** One candidate's row at ``index``: the one drawn before for this name, else drawn now. */
 function rowAt(c, index) {
-  const key = `${c.name}\n${c.card}\n${c.taken}`;
+  const key = rowKey(c);
   let row = rowCache.get(key);
   const fresh = !row;
   if (fresh) {
     row = rowFor(c);
     rowCache.set(key, row);
   }
-  row.setAttribute("aria-rowindex", String(index + 2));
-  row.classList.toggle("is-even", index % 2 === 1);
+  row.hidden = false; // a search may have hidden it (filterRows)
+  numberRow(row, index);
   return [row, fresh];
 }
 
