@@ -149,3 +149,24 @@ def shown_to(client, game_id: str, who: str, ref):
 def as_shown(client, game_id: str, who: str, action: dict) -> dict:
     """``action`` with its card references as ``who`` was shown them."""
     return {k: shown_to(client, game_id, who, v) if k in CARD_REFS else v for k, v in action.items()}
+
+
+def terminal_code(out: str) -> str:
+    """What a QR code drawn in a terminal's half blocks holds (segno's compact drawing: a full block is
+    two light modules, one above the other; a space two dark ones), read with zxing-cpp."""
+    import zxingcpp
+    from PIL import Image
+
+    halves = {"█": (255, 255), "▀": (255, 0), "▄": (0, 255), " ": (0, 0)}
+    rows = [line for line in out.splitlines() if line and set(line) <= set(halves)]
+    width, scale = max(map(len, rows)), 8
+    picture = Image.new("L", (width, 2 * len(rows)), 255)
+    for y, line in enumerate(rows):
+        for x, char in enumerate(line):
+            top, bottom = halves[char]
+            picture.putpixel((x, 2 * y), top)
+            picture.putpixel((x, 2 * y + 1), bottom)
+    picture = picture.resize((width * scale, 2 * len(rows) * scale), Image.NEAREST)
+    found = zxingcpp.read_barcodes(picture, formats=zxingcpp.BarcodeFormat.QRCode)
+    assert len(found) == 1
+    return found[0].text
