@@ -283,3 +283,17 @@ def test_every_query_answers_what_a_brute_force_filter_of_the_same_candidates_an
     for name in got:
         verdict = mini_finder.check(name, printed=card, cost=cost, taken=taken)
         assert verdict.legal or {r.rule for r in verdict.reasons} == {"704.2"}, (text, name)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.one_of(st.text(max_size=40), st.text(alphabet='tTocid:<>=!-()"« »*+0123456789wubrgmv orand~é\x00',
+                                                      max_size=40)))
+def test_any_text_is_read_or_refused_with_a_code_never_anything_else(mini_finder, text):
+    try:
+        search = parse(text)
+    except QueryError as e:
+        assert e.said.code.startswith("query.") and e.fields["q"]
+        return
+    names = everything(mini_finder)
+    kept = search.keep(names, mini_finder.context())
+    assert list(kept) == [n for n in names if search.test(n, mini_finder.context())]  # both ways agree
