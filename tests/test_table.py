@@ -56,6 +56,29 @@ def test_the_terminal_shows_the_addresses_and_a_code_of_the_console(capsys):
         speak("en")
 
 
+def test_serve_table_wires_the_addresses_and_the_settings_into_the_app(tmp_path, monkeypatch):
+    """``serve --table`` on a first start (the database's folder not made yet): the app it serves knows
+    the table's origins and keeps the table's settings; the server itself is not started here."""
+    from click.testing import CliRunner
+    from served import tiny_env
+
+    from mentalmagic.cli import main
+    from mentalmagic.web import serving
+
+    served = {}
+    monkeypatch.setattr(serving, "serve", lambda app, *args, **kw: served.update(app=app, args=args))
+    monkeypatch.setattr(lan, "interface_addresses", lambda: ["127.0.0.1", "10.213.9.1", "169.254.1.1"])
+    env = {**tiny_env(tmp_path), "MENTALMAGIC_DB": str(tmp_path / "first" / "start.sqlite"),
+           "MENTALMAGIC_ACCESS_LOG": "", "MENTALMAGIC_PROXIES": "1"}
+    result = CliRunner().invoke(main, ["serve", "--table", "--workers", "1", "--port", "5123"], env=env)
+    assert result.exit_code == 0, result.output
+    app = served["app"]
+    assert app.config["TABLE_ORIGINS"] == ["http://10.213.9.1:5123"]
+    assert served["args"][1:3] == ("0.0.0.0", 5123)  # every IPv4 interface
+    assert app.config["SETTINGS"].proxies == 0
+    assert app.config["SETTINGS"].access_log == str(tmp_path / "first" / "start.sqlite") + ".access.log"
+
+
 def test_a_qr_code_of_a_seat_link(client):
     link = "http://10.213.0.1:5000/games/Ab3dEf6hIj9k#token=" + "x" * 32
     resp = checked(client.post("/api/v1/qr", json={"text": link}))

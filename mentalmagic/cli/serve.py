@@ -58,7 +58,8 @@ def serve(ctx, host, port, server, workers, threads, open_browser, table):
         # cards built and loaded once, before any worker starts; the MENTALMAGIC_* settings read
         # (a bad one is a ValueError naming it) and kept in app.config for the server
         settings = from_env()
-        if table:
+        if table:  # its access log goes beside the database, whose folder a first start makes anyway
+            ctx.obj["db"].parent.mkdir(parents=True, exist_ok=True)
             settings = for_table(settings, db_path=ctx.obj["db"])
         app = load_frozen(create_app, {"DATABASE": str(ctx.obj["db"]), "POOL_CACHE_LATER": True,
                                        "SETTINGS": settings, "TABLE_ORIGINS": origins})
