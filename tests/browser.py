@@ -252,7 +252,13 @@ def decoded(locator) -> str:
     import zxingcpp
     from PIL import Image
 
-    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(locator.screenshot())), formats=zxingcpp.BarcodeFormat.QRCode)
+    locator.evaluate("img => img.decode()")  # its picture decoded, so that the screenshot holds it painted
+    for _ in range(3):  # a picture set a moment ago may reach the screen a frame later
+        found = zxingcpp.read_barcodes(Image.open(io.BytesIO(locator.screenshot())),
+                                       formats=zxingcpp.BarcodeFormat.QRCode)
+        if found:
+            break
+        locator.page.wait_for_timeout(200)
     assert len(found) == 1, f"{len(found)} QR codes read"
     return found[0].text
 
