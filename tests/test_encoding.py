@@ -81,6 +81,9 @@ def test_a_splice_drops_the_printed_faces_and_marks_taken_names_anywhere_in_a_pa
         want = plain(finder, card, taken=taken, offset=offset, limit=limit)
         assert count == want["count"]
         assert json.loads(b"[" + b"".join(page) + b"]") == want["candidates"], card.name
+        # a list answered once (a search's, new at each key) is made from the kept entries alike
+        once_count, once = enc.render_once(base, card.face_names, taken, offset, limit)
+        assert (once_count, b"".join(once)) == (count, b"".join(page)), card.name
 
 
 def test_the_same_question_reuses_its_bytes(finder):

@@ -163,6 +163,7 @@ class Encoded:
         self._summaries: dict[str, bytes] = {}
         self._fragments: dict[tuple[int, bool], bytes] = {}
         self._entries: dict[int, bytes] = {}  # the untaken fragments again, by id alone (entries)
+        self._seen: dict[int, tuple] = {}  # lists answered once (rendered)
         self._explained: dict[tuple, bytes] = {}
         self._checked: dict[tuple, bytes] = {}
         self._healthy: dict[str, bytes] = {}
@@ -192,7 +193,7 @@ class Encoded:
         without the printed card's faces, the taken ones marked, one page; ``why_none()`` (the
         encoded reasons) only when there is no candidate; ``within`` a commander's identity."""
         printed = res.printed
-        count, page = self.candidates(res.names).render(res.excluded, res.taken, offset, limit)
+        count, page = self.rendered(res.names, res.excluded, res.taken, offset, limit)
         return b"".join([
             b'{"printed":', self.card(printed) if printed is not None else b"null",
             b',"costs":', dumps([str(c) for c in res.costs]),
@@ -204,6 +205,39 @@ class Encoded:
             *(b"," + dumps(k) + b":" + dumps(v) for k, v in within.items()),
             b"}",
         ])
+
+    def rendered(self, base: tuple[Nameable, ...], excluded: frozenset[str], taken: frozenset[str], offset: int,
+                 limit: int | None):
+        """``EncodedList.render`` of ``base``: from its kept EncodedList when the list is asked a second
+        time, else from each name's kept entry (``render_once``). A search makes a new list at each
+        keystroke, mostly asked once: joining and indexing it to keep would be most of its cost."""
+        enc = self._lists.get(id(base))
+        if enc is not None and enc.base is base:
+            return enc.render(excluded, taken, offset, limit)
+        if self._seen.get(id(base)) is base:
+            return self.candidates(base).render(excluded, taken, offset, limit)
+        if len(self._seen) >= 4096:
+            self._seen.clear()
+        self._seen[id(base)] = base  # held, so that the id stays its own
+        return self.render_once(base, excluded, taken, offset, limit)
+
+    def render_once(self, base: tuple[Nameable, ...], excluded: frozenset[str], taken: frozenset[str], offset: int,
+                    limit: int | None):
+        """What ``EncodedList(base).render`` answers, made from the kept entries without an EncodedList."""
+        parts = self.entries(base)
+        keys = list(map(_KEY, base))
+        present = set(keys)
+        drops = sorted(keys.index(k) for k in excluded if k in present)
+        for k in (taken & present) - excluded:
+            i = keys.index(k)
+            parts[i] = self.fragment(base[i], True)
+        for i in reversed(drops):
+            del parts[i]
+        count = len(parts)
+        page = parts[offset:] if limit is None else parts[offset:offset + limit]
+        if page:
+            page[-1] = page[-1][:-1]  # the last entry's comma
+        return count, page
 
     def candidates(self, base: tuple[Nameable, ...]) -> EncodedList:
         enc = self._lists.get(id(base))
