@@ -293,7 +293,7 @@ _TEXT_OF: dict[str, Callable[[Nameable], str]] = {
 }
 _HAYSTACKS: dict = {}
 _HAY_CHARS = [0]
-MAX_HAY_CHARS = 16 << 20
+MAX_HAY_CHARS = 4 << 20  # characters: a text with a dash is 2 bytes a character, so at most ~8 MB
 
 
 def _haystack(names: tuple, kind: str) -> tuple[str, list[int]]:
