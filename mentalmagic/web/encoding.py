@@ -92,16 +92,6 @@ def dumps_kept(obj) -> bytes:
 _KEY = attrgetter("key")
 
 
-def _index_in(keys: list[str]):
-    """Where a key is in ``keys`` (a scan in C), or None."""
-    def index(key: str) -> int | None:
-        try:
-            return keys.index(key)
-        except ValueError:
-            return None
-    return index
-
-
 class EncodedList:
     """One list of candidates as JSON bytes: every entry followed by a comma, and where each starts."""
 
@@ -236,9 +226,10 @@ class Encoded:
         """What ``EncodedList(base).render`` answers, made from the kept entries without an EncodedList."""
         parts = self.entries(base)
         keys = list(map(_KEY, base))
-        drops = sorted(i for i in map(_index_in(keys), excluded) if i is not None)  # the printed card's faces
+        present = set(keys)  # a scan of the list only for a key it holds
+        drops = sorted(map(keys.index, excluded & present))  # the printed card's faces
         if taken:  # a game's: a few hundred names at most
-            for k in taken.intersection(keys) - excluded:
+            for k in (taken & present) - excluded:
                 i = keys.index(k)
                 parts[i] = self.fragment(base[i], True)
         for i in reversed(drops):
