@@ -147,6 +147,17 @@ class Conflict(ArbiterError):
     code = "conflict"
 
 
+class RecordRefused(Conflict):
+    """A game's record (replay.py) holds an event the rules refuse, or that its action doesn't make:
+    the event's number and type, why (the rule's own refusal), and the rule it breaks."""
+
+    code = "record_refused"
+
+    def __init__(self, seq, event_type, why, rule: str | None = None):
+        super().__init__("record.event_refused", seq=seq, type=event_type, why=why, rule=rule)
+        self.seq = seq
+
+
 class NothingToUndo(Conflict):
     code = "nothing_to_undo"
 

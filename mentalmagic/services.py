@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Protocol
 
-from . import grammar, handles, views
+from . import grammar, handles, replay, views
 from .actions import decide
 from .cards import Card
 from .clock import now, stamp
@@ -42,7 +42,8 @@ class Repository(Protocol):
     def peek(self, game_id: str) -> Game | None: ...  # as this process last saw it (perhaps stale), or None
     def events(self, game_id: str, since: int | None = None, limit: int | None = None) -> list[Event]: ...
     def tokens(self, game_id: str) -> tuple[str, dict[str, str]]: ...
-    def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str]) -> None: ...
+    def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str],
+            events: tuple[Event, ...] = ()) -> None: ...
     def append(self, game: Game, event: Event, new_state: GameState) -> tuple[Game, list[str]]: ...
     def remove_last(self, game: Game, last: Event, before: GameState, at: str) -> Game: ...
     def set_token(self, game_id: str, player: str, token_hash: str) -> None: ...
@@ -147,12 +148,11 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
     check_setup(setup, pool)
     game_rules(setup.options)  # an unknown rule set, or an option it doesn't take, is refused now
     game = Game(_game_id(uow), setup, GameState.initial(setup), now())
-    judge, tokens = new_token(), {p.id: new_token() for p in setup.players}
+    judge, tokens, players = _seats(setup)
     answer = {
         "id": game.id,
         "judge_token": judge,
-        "players": [{"id": p.id, "name": p.name, "team": p.team, "token": tokens[p.id],
-                     **views.commander_ids(setup, p.id)} for p in setup.players],
+        "players": players,
         "library_size": len(setup.library),
         "format": fmt,
         "options": setup.options,
@@ -161,6 +161,46 @@ def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], l
         uow.games.add(game, token_hash(judge), {pid: token_hash(t) for pid, t in tokens.items()})
         uow.commit(lambda: answer)
     return answer
+
+
+def _seats(setup: GameSetup) -> tuple[str, dict[str, str], list[dict]]:
+    """New tokens for a game's judge and players: the judge's, each player's, and the players as a new
+    game's answer lists them (tokens shown only then)."""
+    judge, tokens = new_token(), {p.id: new_token() for p in setup.players}
+    return judge, tokens, [{"id": p.id, "name": p.name, "team": p.team, "token": tokens[p.id],
+                            **views.commander_ids(setup, p.id)} for p in setup.players]
+
+
+def import_game(uow: UnitOfWork, doc, dry_run: bool = False) -> dict:
+    """A game rebuilt from the judge's export (replay.py): every event decided again by the rules,
+    then stored in one transaction with new tokens (shown only now), or refused (RecordRefused: the
+    event's number and rule) with nothing stored. ``dry_run``: the verdict alone (a record checked)."""
+    record = replay.read(doc)
+    setup = replace(record.setup, secret=secrets.token_hex(16))  # D15: the players' handles keyed anew
+    check_setup(setup, uow.finder.pool)
+    rules = game_rules(setup.options)  # an unknown rule set, or an option it doesn't take, is refused
+    state = replay.replay(setup, record.events, uow.finder)
+    verdict = {"events": len(record.events), "seq": state.seq, "status": state.status, "format": setup.format,
+               "rules": rules_view(rules), "options": setup.options}
+    if dry_run:
+        return {"dry_run": True, **verdict,
+                "players": [{"id": p.id, "name": p.name, "team": p.team} for p in setup.players]}
+    game = Game(_game_id(uow), setup, state, record.created_at or now(), version=len(record.events))
+    judge, tokens, players = _seats(setup)
+    answer = {"id": game.id, "judge_token": judge, "players": players, "library_size": len(state.library),
+              **verdict, "imported_from": record.source}
+    with uow:
+        uow.games.add(game, token_hash(judge), {pid: token_hash(t) for pid, t in tokens.items()}, record.events)
+        uow.commit(lambda: answer)
+    return answer
+
+
+def export_game(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
+    """The judge's whole record of a game, what ``import_game`` reads on another machine (replay.export)."""
+    only_the_judge(caller, "judge_only.export")
+    g = uow.games.load(game_id)
+    return replay.export(g, uow.games.events(game_id), views.game_view(g, caller, uow.finder.pool),
+                         views.names_view(g.state))
 
 
 def _commanders(pool, fmt: str, players: list[dict]) -> list[tuple[str, Card]]:

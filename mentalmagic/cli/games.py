@@ -90,12 +90,65 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
                           body["library"], shuffle=body["shuffle"])
     click.echo(say("cli.game_created" if body["shuffle"] else "cli.game_created_unshuffled", id=created["id"],
                    n=created["library_size"], format=created["format"]))
+    _print_seats(created)
+    remember(db_path(ctx), created["id"])
+    click.echo(say("cli.now_current"))
+
+
+@game.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.pass_context
+@guarded
+def game_import(ctx, file):
+    """Rebuild a game from the judge's export (`game export --json`, the page's JSON export) on this database.
+
+    Every event is replayed through the rules: a record with an illegal or altered event is
+    refused with the event's number and the rule it breaks, and nothing is stored. The game keeps
+    its players, names, log and rule set and gets new tokens, printed only now (docs/moving.md).
+    """
+    from ..services import import_game
+
+    runtime(ctx, lacks_note=False)
+    done = import_game(uow(ctx), _record(file))
+    click.echo(say("cli.game_imported", id=done["id"], source=done["imported_from"] or "?", n=done["events"],
+                   rules=done["rules"]["key"]))
+    _print_seats(done)
+    remember(db_path(ctx), done["id"])
+    click.echo(say("cli.now_current"))
+
+
+@game.command("verify")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.pass_context
+@guarded
+def game_verify(ctx, file):
+    """Replay an exported game (the judge's export) and say whether every event was legal under its rule set.
+
+    Nothing is stored. A refused record prints the event's number, the rule and why, in --lang,
+    and exits with status 1.
+    """
+    from ..services import import_game
+
+    runtime(ctx, lacks_note=False)
+    done = import_game(uow(ctx), _record(file), dry_run=True)
+    click.echo(say("cli.record_holds", n=done["events"], rules=done["rules"]["key"]))
+
+
+def _record(file) -> dict:
+    import json
+
+    try:
+        return json.loads(read_file(file))
+    except json.JSONDecodeError as e:
+        raise Failed(str(say("cli.not_json", why=e))) from None
+
+
+def _print_seats(created: dict) -> None:
+    """The judge's token and each seat's, shown only now."""
     click.echo(say("cli.judge_token", token=created["judge_token"]))
     for p in created["players"]:
         seat = {"id": p["id"], "name": p["name"], "team": p["team"], "token": p["token"]}
         click.echo(f"  {say('cli.seat_team_token' if p['team'] else 'cli.seat_token', **seat)}")
-    remember(db_path(ctx), created["id"])
-    click.echo(say("cli.now_current"))
 
 
 @game.command("use")

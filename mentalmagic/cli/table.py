@@ -176,24 +176,25 @@ def game_log(ctx, game_id, as_player, as_json):
 
 @click.command("export")
 @GAME
-@click.option("--json", "as_json", is_flag=True, help="The game and its log as JSON (GET /games/GAME and /events).")
+@click.option("--json", "as_json", is_flag=True,
+              help="The judge's whole record as JSON (GET /games/GAME/export): what `game import` reads.")
 @click.pass_context
 @guarded
 def game_export(ctx, game_id, as_json):
     """The final state and the whole log, as the judge sees them, in the CLI's language (--lang): the words of
-    the page's export; or --json, to keep after the game."""
+    the page's export; or --json, the whole record, to keep after the game or carry to another machine
+    (`game import`, `game verify`)."""
     from ..permissions import JUDGE
-    from ..services import events
+    from ..services import events, export_game
     from ..services import game as game_view
     from ..services import names as names_view
 
+    if as_json:
+        click.echo(json.dumps(export_game(uow(ctx), game_id, JUDGE), ensure_ascii=False, indent=1, default=str))
+        return
     game = game_view(uow(ctx), game_id, JUDGE)
     log = events(uow(ctx), game_id, JUDGE)["events"]
     taken = names_view(uow(ctx), game_id, JUDGE)["names"]
-    if as_json:  # the page's JSON export: the game, its events, the names (static/js/game.js)
-        click.echo(json.dumps({"game": game, "events": log, "names": taken}, ensure_ascii=False, indent=1,
-                              default=str))
-        return
     from .export import Words, game_text
 
     seat = Seat(ctx, game_id)

@@ -127,12 +127,15 @@ class GameRepository:
                                        "order by created_at desc, id")]
 
     # -- writing (inside a unit of work) ------------------------------------------------------
-    def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str]) -> None:
+    def add(self, game: Game, judge_hash: str, player_hashes: dict[str, str], events: tuple[Event, ...] = ()) -> None:
+        """A new game; with ``events``, one read back from its record (replay.py): its log as it was, and
+        the projection of its state after them."""
         db, setup = self.db, game.setup
         db["games"].insert({
             "id": game.id, "created_at": game.created_at, "format": setup.format,
             "options": json.dumps(setup.options), "setup": json.dumps(setup.to_dict()),
-            "judge_token_hash": judge_hash, "seq": 0, "version": 0,
+            "judge_token_hash": judge_hash, "seq": game.state.seq, "version": game.version,
+            **({"updated_at": now(), "finished_at": now() if game.state.finished else None} if events else {}),
         })
         db["players"].insert_all(
             {"game_id": game.id, "id": p.id, "position": i, "name": p.name, "team": p.team,
@@ -140,6 +143,10 @@ class GameRepository:
             for i, p in enumerate(setup.players)
         )
         self._write_cards(game.id, game.state.cards.values())
+        self.db.conn.executemany(
+            "insert into events (game_id, seq, at, type, player, data, rule) values (?, ?, ?, ?, ?, ?, ?)",
+            [(game.id, e.seq, e.at, e.type, e.player, _json(e.data), e.rule) for e in events])
+        self._add_names(game.id, game.state.names.records())
         self.written.append(game)
 
     def append(self, game: Game, event: Event, new_state: GameState) -> tuple[Game, list[str]]:
@@ -211,11 +218,7 @@ class GameRepository:
             for card, _, seq, _ in old_names - set(new_records):  # a card's earlier names stay (MageRing)
                 conn.execute("delete from names where game_id = ? and card = ? and seq = ?", [game.id, card, seq])
             added = [new_records[k] for k in sorted(set(new_records) - old_names, key=lambda k: k[2])]
-        if added:
-            conn.executemany(
-                "insert into names (game_id, name_key, name, card, player, seq, exception, anew)"
-                " values (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game.id, fold(r.name), r.name, r.card, r.player, r.seq, r.exception, int(r.anew)) for r in added])
+        self._add_names(game.id, added)
         at = at or now()
         finished_at = at if new.finished else None  # nothing is written after the end but its undo
         conn.execute("update games set seq = ?, version = version + 1, updated_at = ?, finished_at = ? where id = ?",
@@ -223,6 +226,13 @@ class GameRepository:
         new_game = Game(game.id, game.setup, new, game.created_at, game.version + 1)
         self.written.append(new_game)
         return new_game
+
+    def _add_names(self, game_id: str, records) -> None:
+        if records:
+            self.db.conn.executemany(
+                "insert into names (game_id, name_key, name, card, player, seq, exception, anew)"
+                " values (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, fold(r.name), r.name, r.card, r.player, r.seq, r.exception, int(r.anew)) for r in records])
 
     def _write_cards(self, game_id: str, cards) -> None:
         """Insert or rewrite these cards' projection rows (plain SQL: sqlite-utils' upsert reads the

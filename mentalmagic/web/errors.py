@@ -113,6 +113,11 @@ def _said(e: HTTPException) -> Message | None:
     return None
 
 
+# Routes that take more than an action's body (the app's MAX_CONTENT_LENGTH): a game's whole record
+# (POST /games/import), under waitress's own 4 MiB (settings.py)
+LARGER_BODIES = {"games.import_game": 3 * 1024 * 1024}
+
+
 def _is_api() -> bool:
     return request.path.startswith("/api/")
 
@@ -123,7 +128,8 @@ def register(app: Flask) -> None:
         """A body over the limit is a 413 on every route, read or not (Flask checks only bodies it reads)."""
         if not request.environ.get("CONTENT_LENGTH"):  # no length given (a GET): nothing to measure
             return
-        limit = app.config.get("MAX_CONTENT_LENGTH")
+        limit = LARGER_BODIES.get(request.endpoint) or app.config.get("MAX_CONTENT_LENGTH")
+        request.max_content_length = limit
         if limit and (request.content_length or 0) > limit:
             too_large = RequestEntityTooLarge()
             too_large.said = say("server.too_large")  # worded in the request's language (http_error)

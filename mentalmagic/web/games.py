@@ -67,6 +67,23 @@ def create_game():
     return resp
 
 
+@bp.post("/import")
+def import_game():
+    """A game rebuilt on this server from the judge's export, every event replayed through the rules
+    (replay.py): 201 with new tokens, shown only now; ?dry_run=1 says whether the record holds."""
+    dry = _dry.load(request.args.to_dict())["dry_run"]
+    doc, uow = json_body(), _uow()
+    if dry:
+        return jsonify(services.import_game(uow, doc, dry_run=True))
+    return answered(uow, 201, lambda: services.import_game(uow, doc))
+
+
+@bp.get("/<game_id>/export")
+def export_game(game_id: str):
+    """The judge's whole record of the game, what POST /games/import reads (judge only)."""
+    return jsonify(services.export_game(_uow(), game_id, _caller(game_id)))
+
+
 _SWEEP_EVERY = 60.0  # seconds between two sweeps of one app
 _sweep_lock = threading.Lock()
 
@@ -179,6 +196,14 @@ _AUTH = ("401", "404")  # every game route: a token of this game, and a game tha
 register_operations("/games", {"post": Op(
     "createGame", GAMES, "Create a game (201): tokens are shown only in this answer", "CreateGameOut",
     ("400", "404", "413", "422"), body="CreateGameIn", status="201", idempotent=True)})
+register_operations("/games/import", {"post": Op(
+    "importGame", GAMES, "A game rebuilt from the judge's export, every event replayed through the rules (201, new "
+    "tokens shown only now); 409 citing the event and its rule; `dry_run=1`: the verdict, stored nowhere",
+    "ImportGameOut", ("400", "404", "409", "413", "422"), body="GameExportOut", query="DryRunQuery", status="201",
+    idempotent=True)})
+register_operations("/games/{game_id}/export", {"get": Op(
+    "exportGame", GAMES, "Judge only: the game's whole record, which POST /games/import reads", "GameExportOut",
+    (*_AUTH, "403"))})
 register_operations("/games/{game_id}", {"get": Op(
     "getGame", GAMES, "The game as the caller may see it", "GameOut", _AUTH)})
 register_operations("/games/{game_id}/actions", {"post": Op(

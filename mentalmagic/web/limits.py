@@ -43,7 +43,7 @@ from .idempotency import kept_for_retry
 
 # Routes that create what the server keeps: the stricter hourly limit applies to POST on them
 # (not to a deck's dry run, which keeps nothing).
-CREATING = ("/api/v1/games", "/api/v1/series", "/api/v1/decks")
+CREATING = ("/api/v1/games", "/api/v1/games/import", "/api/v1/series", "/api/v1/decks")
 
 
 # Routes that never count: a monitor's /health must answer during a client's burst.

@@ -269,6 +269,36 @@ class CreateGameOut(Out):
 
 
 
+class GameExportOut(Out):
+    """The judge's whole record of a game (docs/moving.md): what POST /games/import reads back."""
+
+    export = fields.String(required=True, metadata={"description": "always `mentalmagic-game`"})
+    version = fields.Integer(required=True, metadata={"description": "2"})
+    id = fields.String()
+    created_at = fields.String(allow_none=True)
+    setup = fields.Dict(required=True, metadata={
+        "description": "format, options (the rule set), players, the library top first at the start as "
+                       "[card id, printed], commanders as [card id, printed, player]"})
+    events = fields.List(fields.Dict(), required=True, metadata={"description": "every event as stored, in order"})
+    game = fields.Dict(metadata={"description": "the final state as the judge reads it (GET /games/{id})"})
+    names = fields.List(fields.Dict(), metadata={"description": "every name taken (GET /games/{id}/names)"})
+
+
+class ImportGameOut(Out):
+    id = fields.String(metadata={"description": "the new game's id (not in a dry run)"})
+    judge_token = fields.String(metadata={"description": "shown once, here (not in a dry run)"})
+    players = fields.List(fields.Nested(PlayerOut), required=True)
+    library_size = fields.Integer()
+    format = fields.String(required=True)
+    options = fields.Dict()
+    rules = fields.Dict()
+    events = fields.Integer(required=True, metadata={"description": "the events replayed, every one legal"})
+    seq = fields.Integer(required=True)
+    status = fields.String(required=True)
+    imported_from = fields.String(allow_none=True, metadata={"description": "the game's id where it was exported"})
+    dry_run = fields.Boolean()
+
+
 class GameCardOut(Out):
     id = fields.String(required=True, metadata={
         "description": "the card's id, or, for a card hidden from the caller, a handle that changes each time it"
