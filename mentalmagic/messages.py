@@ -359,6 +359,14 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cli.record_holds": Nn_("{n} event, legal under {rules}: the record holds",
                             "{n} events, every one legal under {rules}: the record holds"),
     "cli.not_json": N_("the file is not JSON: {why}"),
+    # the whole database (cli/backup.py)
+    "cli.backup_done": N_("{db} copied to {file} ({kib} KiB), as of one moment: `mentalmagic restore {file}` "
+                          "brings it back"),
+    "cli.backup_failed": N_("can't copy {db}: {why}"),
+    "cli.restore_in_use": N_("{db} is open in a server or another command: stop the server (Ctrl-C), then restore"),
+    "cli.restore_not_database": N_("{file} is not a database of the arbiter: {why}"),
+    "cli.restored": N_("{db} restored from {file}"),
+    "cli.restore_kept": N_("the database it replaced is kept as {kept}"),
     "cli.current_game": N_("current game: {id}"),
     "cli.game_events": Nn_("{n} event", "{n} events"),
     "cli.game_over_mark": N_("[over]"),

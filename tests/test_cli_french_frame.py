@@ -263,7 +263,7 @@ def test_every_help_page_reads_in_the_language_asked(mini_db_finder):
     assert "\n".join(f"{w!r} in {page!r}" for w, page in shown(french_words(), english, data)) == ""
     for said in ("Utilisation : mentalmagic game draw [OPTIONS] [PARTIE] JOUEUR [NOMBRE] JOUEUR pioche NOMBRE cartes",
                  "Options : TEXTE Enregistrer quelle carte imprimée", "Affiche cette aide et s’arrête.",
-                 "[par défaut : vintage]", "Commandes : Importe la source des cartes",
+                 "[par défaut : vintage]", "Commandes : Copier toute la base", "Importe la source des cartes",
                  "J déplace C [vers] ZONE",
                  "[face-cachée] [comme NOM] [via V] ana déplace 4 vers bibliothèque dessous"):
         assert any(said in page for page in french), said

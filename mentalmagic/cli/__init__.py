@@ -23,6 +23,7 @@ COMMAND_MODULES = {
     "deck": "decks",
     "game": "games",
     "serve": "serve",
+    **dict.fromkeys(("backup", "restore"), "backup"),
 }
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..errors import StorageFailed
 from ..messages import Message, say
+from .backup import hold
 from .dbfile import DatabaseFile
 from .durable import wal_to_sync
 from .writelock import WriterLock
@@ -21,6 +22,7 @@ from .writelock import WriterLock
 class GameDatabase:
     def __init__(self, db_path: Path, cache_size: int = 256):
         self.db_path = Path(db_path)
+        hold(self.db_path)  # open here: no restore replaces it under this process (storage/backup.py)
         self.file = DatabaseFile(self.db_path)  # the file this process started on (storage/dbfile.py)
         self._local = threading.local()
         self._lock = threading.Lock()
