@@ -267,11 +267,12 @@ def test_a_line_completes_word_by_word_on_the_current_game_too(db, game):
     """GAME left out (the README's own example): the words typed are the line's, on the current game."""
     complete = completer(db)
     assert complete("do ") == [game, "Ana", "Ben", "Cara", "undo"]  # GAME may still be typed
-    assert complete("do a") == ["Ana"]
+    # a random game id may start with the letter typed too, and is rightly offered (GAME may be typed)
+    assert [c for c in complete("do a") if c != game] == ["Ana"]
     assert complete("do ana d") == ["draw", "discard", "damaged"]
     assert complete("do ana cast 1 v") == ["via"]
     assert "Bolt" in complete("do ana cast 1 as Lightning B")
-    assert complete("draw A") == ["Ana"]
+    assert [c for c in complete("draw A") if c != game] == ["Ana"]
     assert complete("draw ana ") == []  # COUNT: nothing to offer
     assert complete("show --as b") == ["Ben"]
     assert "Lightning Bolt" in complete("name 1 Lightning")
