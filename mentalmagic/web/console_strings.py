@@ -36,6 +36,12 @@ def console_strings(_plural) -> dict[str, str]:
         "console.checked": _("{n} cards read; {problems} line(s) not understood."),
         "console.ask_players": _("Name at least two players."),
         "console.starting": _("Starting the game…"),
+        "console.import_choose": _("Choose the game's export file first."),
+        "console.import_not_json": _("This file is not a game's export (JSON)."),
+        "console.importing": _("Checking every event and importing the game…"),
+        **_plural("console.imported", "Imported: {n} event replayed, legal under the rules. The players' new links:",
+                  "Imported: {n} events replayed, every one legal under the rules. The players' new links:"),
+        "console.imported_open": _("Open the imported game"),
         "console.flags_in": _("Before the game starts ({format})"),
         "console.flag_mm_banned": _("banned in Mental Magic: no card may be named it ({rule})"),
         "console.flag_mm_watched": _("on Mental Magic's watch list: allowed, but worth a word before the game "

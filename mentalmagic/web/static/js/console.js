@@ -7,6 +7,7 @@ import { confirmFirst } from "./confirm.js";
 import { lang, localName, t } from "./i18n.js";
 import { ruleRef } from "./rules.js";
 import { keepSeries, loadSeries, savedSeries, seriesGames, seriesLabel, seriesToken } from "./series.js";
+import { seats } from "./seats.js";
 import { Status } from "./status.js";
 import { syncLanguageLinks } from "./langswitch.js";
 
@@ -338,6 +339,40 @@ async function start(ev) {
   }
 }
 
+/** A game from another laptop: the judge's export read back (POST /games/import, every event replayed
+ * through the rules); this browser keeps its new judge's token and shows each player's new link. */
+async function importGame() {
+  const file = $("import-file").files[0];
+  $("imported").hidden = true;
+  if (!file) { importStatus.show(t("console.import_choose"), "error"); return; }
+  let doc;
+  try {
+    doc = JSON.parse(await file.text());
+  } catch {
+    importStatus.show(t("console.import_not_json"), "error");
+    return;
+  }
+  importStatus.show(t("console.importing"), "busy");
+  try {
+    const { body: game } = await call("POST", "/games/import", { body: doc });
+    saveGame(game.id, { judge_token: game.judge_token, players: game.players, format: game.format,
+      rules: game.options.rules || null, series: game.options.series || null, created: new Date().toISOString() });
+    importStatus.show(t("console.imported", { n: game.events }), "ok");
+    const open = $("imported-game");
+    open.href = `/games/${encodeURIComponent(game.id)}`;
+    open.textContent = t("console.imported_open");
+    $("imported-seats").replaceChildren(...seats(game.id).map((s) => el("li", {},
+      el("strong", { text: s.name }), " ", el("a", { href: s.link, class: "seat-link", text: s.link }))));
+    $("imported").hidden = false;
+    listGames();
+  } catch (e) {
+    if (e instanceof ApiError) importStatus.error(e);
+    else throw e;
+  }
+}
+
+const importStatus = new Status($("import-status"));
+$("import-game").addEventListener("click", importGame);
 addRow();
 addRow();
 $("add-player").addEventListener("click", () => addRow().focus());

@@ -869,8 +869,20 @@ $("export-text").addEventListener("click", () => download(`game-${GAME}.txt`, ga
     cardLine: (c) => [ref(c.id), printedLabel(c) || t("game.hidden"), ...marks(c).map((m) => m.textContent),
       c.owner ? t("game.owner_controller", { owner: playerName(c.owner), controller: playerName(c.controller || c.owner) })
         : ""].filter(Boolean).join(" ") }), "text/plain"));
-$("export-json").addEventListener("click", () => download(`game-${GAME}.json`,
-  JSON.stringify({ game: S.game, events: S.events, names: S.names }, null, 1), "application/json"));
+// the judge's JSON is the game's whole record (GET /games/{id}/export), which another laptop imports;
+// a seat's, what the seat sees (D15: no library order, nothing to rebuild the game from)
+$("export-json").addEventListener("click", async () => {
+  let record = { game: S.game, events: S.events, names: S.names };
+  if (isJudge()) {
+    try {
+      record = (await call("GET", `/games/${encodeURIComponent(GAME)}/export`, { token })).body;
+    } catch (e) {
+      if (e instanceof ApiError) { cmdStatus.error(e); return; }
+      throw e;
+    }
+  }
+  download(`game-${GAME}.json`, JSON.stringify(record, null, 1), "application/json");
+});
 $("end-button").addEventListener("click", () => send({ type: "end_game" }, t("game.end"), cmdStatus));
 $("close-card").addEventListener("click", closePanel);
 document.addEventListener("keydown", (ev) => {
