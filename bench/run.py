@@ -910,6 +910,51 @@ def section_games(ctx: Context) -> list[Row]:
     return rows
 
 
+# -- 5b. a game carried to another machine (issue 31): the judge's export imported, every event replayed ---------
+MOVED_EVENTS = 300
+
+
+def section_moves(ctx: Context) -> list[Row]:
+    """A game of every action type played in process, exported by the judge, then imported on a server (every
+    event decided again by the rules, then stored with new tokens) and checked (?dry_run=1) through HTTP; and the
+    replay alone in process."""
+    from mentalmagic import replay
+    from mentalmagic.storage.gamedb import GameStore
+
+    name = "moves"
+    say(f"== 5b. A {MOVED_EVENTS}-event game carried to another machine: export, import (replayed), verify")
+    library = [c.name for c in ctx.printed_sample("games", 300)]
+    rows = []
+    with Server(ctx, "waitress", 1) as srv:
+        g = make_game(srv.port, library, players=3)
+        table = Table(GameStore(ctx.db_path, ctx.finder), g["id"])
+        table.play(MOVED_EVENTS)
+        (status, record), t_export = timed(request, srv.port, "GET", f"/api/v1/games/{g['id']}/export", None,
+                                           g["judge_token"])
+        assert status == 200, record
+        size = len(json.dumps(record))
+        imports, dry = [], []
+        for _ in range(5):
+            (status, body), t = timed(request, srv.port, "POST", "/api/v1/games/import", record)
+            assert status == 201 and body["events"] == table.seq, body
+            imports.append(t)
+            (status, body), t = timed(request, srv.port, "POST", "/api/v1/games/import?dry_run=1", record)
+            assert status == 200, body
+            dry.append(t)
+        doc = replay.read(record)
+        alone = [timed(replay.replay, doc.setup, doc.events, ctx.finder)[1] for _ in range(5)]
+    med = statistics.median
+    kinds = ", ".join(f"{k} {v:,}" for k, v in sorted(table.types.items()))
+    say(f"  {table.seq}-event game ({kinds}); its export {size / 1e3:,.0f} kB, read in {t_export * 1e3:.1f} ms")
+    say(f"  import through HTTP (replayed, stored, new tokens) median {med(imports) * 1e3:.1f} ms "
+        f"(each: {', '.join(f'{x * 1e3:.0f}' for x in imports)}); verify (?dry_run=1) {med(dry) * 1e3:.1f} ms; "
+        f"the replay alone in process {med(alone) * 1e3:.1f} ms")
+    rows += [Row(name, f"{MOVED_EVENTS}-event game, import through HTTP (replayed, stored)", med(imports) * 1e3, "ms"),
+             Row(name, f"{MOVED_EVENTS}-event game, verify through HTTP (?dry_run=1)", med(dry) * 1e3, "ms"),
+             Row(name, f"{MOVED_EVENTS}-event game, replay alone in process", med(alone) * 1e3, "ms")]
+    return rows
+
+
 # -- 6. the search over candidates (docs/search.md): the API against the plain answer, the page ----------
 SEARCHES = ["t:creature o:flying pow>=2", "c:r -t:instant", "(is:permanent mv>=3) or kw:haste", "-t:basic"]
 
@@ -1005,7 +1050,8 @@ def _page_search(ctx: Context, port: int, card: Card, measure) -> list[Row]:
 
 
 SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_identity, section_rulesets,
-                                                    section_http, section_start, section_games, section_search]
+                                                    section_http, section_start, section_games, section_moves,
+                                                    section_search]
 SECTION_NAMES = [f.__name__.removeprefix("section_") for f in SECTIONS]
 
 
