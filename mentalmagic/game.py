@@ -8,6 +8,7 @@ Nothing here draws random numbers, reads a clock or touches storage.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 from .closenames import suggestions
@@ -64,7 +65,8 @@ class GameSetup:
     # D15: the key of the handles players see for cards hidden from them (handles.py); never shown
     secret: str = field(default="", compare=False, repr=False)
     # Xom 6: the folded names the other games of its series took, read as an action is decided; never stored
-    carried_names: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    # (each with the game that took it)
+    carried_names: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def phyrexian_as_hybrid(self) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from threading import Lock
 
@@ -148,6 +148,8 @@ class CandidateQuery:
     identity: Identity | None = None
     commanders: tuple[Card, ...] = ()  # whose identity it is (for the reasons and the answer)
     taken: frozenset[str] = frozenset()  # folded names
+    # the folded names the game's series' other games took, each with the game that took it (Xom 6)
+    carried: Mapping[str, str] = field(default_factory=dict)
     rules: RuleSet | None = None  # a rule set (rulesets.py); None: the default under the house option
     search: Search | None = None  # a query over the candidates (search.py): it narrows, never adds
     sort: str = "name"  # search.SORTS
@@ -155,6 +157,11 @@ class CandidateQuery:
     @property
     def whose(self) -> Message:
         return whose(self.commanders) if self.commanders else say("commander.the")
+
+    @property
+    def all_taken(self) -> frozenset[str]:
+        """The folded names no card may take now: the game's (704.2) and its series' (Xom 6)."""
+        return self.taken.union(self.carried) if self.carried else self.taken
 
 
 @dataclass
@@ -325,10 +332,10 @@ class CandidateFinder:
             costs=self.concrete_costs(costs, rules=rules),
             format=fmt,
             names=self.refined(self.names_for(costs, fmt, type_=q.type_, keyword=q.keyword, identity=q.identity,
-                                              rules=rules), q.search, q.sort, q.taken),
+                                              rules=rules), q.search, q.sort, q.all_taken),
             # never the printed card itself, nor any face of it (704.1, D4)
             excluded=printed.face_names if printed is not None else frozenset(),
-            taken=q.taken,
+            taken=q.all_taken,
             unknown_faces=printed.unknown_faces if printed is not None else (),
         )
 
@@ -346,6 +353,7 @@ class CandidateFinder:
         identity: Identity | None = None,
         whose: Message | None = None,
         rules: RuleSet | None = None,
+        carried: Mapping[str, str] | None = None,
     ) -> Verdict:
         """May the printed card (or cost) be named ``name``? Every reason, with its rule.
 
@@ -355,7 +363,7 @@ class CandidateFinder:
         """
         if query is not None:
             printed, cost, fmt, phyrexian_as_hybrid = query.printed, query.cost, query.fmt, query.phyrexian_as_hybrid
-            taken, identity, rules = query.taken, query.identity, query.rules
+            taken, identity, rules, carried = query.taken, query.identity, query.rules, query.carried
             whose = query.whose if identity is not None else None  # said only of an identity (903.5c)
         fmt = check_format(fmt)
         rules = rules_of(rules, phyrexian_as_hybrid)
@@ -365,7 +373,7 @@ class CandidateFinder:
             return Verdict(False, [*own, Reason(rules.rule_for("704.1"), self._why_not_a_name(name))])
         taken_keys = {fold(t) for t in taken}
         verdicts = [
-            self._check_entry(n, printed, cost, fmt, rules, taken_keys, identity, whose)
+            self._check_entry(n, printed, cost, fmt, rules, taken_keys, identity, whose, carried)
             for n in entries
         ]
         if len(verdicts) == 1:  # a name most often names one entry
@@ -396,7 +404,7 @@ class CandidateFinder:
         return Reason(rules.rule_for("704.1"), say("name.itself", card=printed.said_name))
 
     def _check_entry(self, n, printed, cost, fmt, rules: RuleSet, taken_keys, identity=None,
-                     whose=None) -> Verdict:
+                     whose=None, carried=None) -> Verdict:
         # Every reason, then in rule order; under 704.1 the printed card itself comes first,
         # as it refuses whatever the card data says.
         reasons: list[Reason] = []
@@ -419,6 +427,9 @@ class CandidateFinder:
                 "name.cost_mismatch", name=n.said_name, cost=cost_phrase(n.cost), printed=printed_txt)))
         if n.key in taken_keys:
             reasons.append(Reason(rules.rule_for("704.2"), say("name.taken", name=n.said_name)))
+        elif carried and n.key in carried:  # chosen in another game of the series (Xom 6)
+            reasons.append(Reason(rules.cite("scope"), say("name.taken_in_series", name=n.said_name,
+                                                           game=carried[n.key])))
         if identity is not None:
             outside = _outside_identity(n, identity, whose)
             if outside:

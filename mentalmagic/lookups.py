@@ -6,7 +6,7 @@ index answers. The API, the CLI and the pages ask through these; nothing here kn
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # a look-up by name or cost never loads the game's modules
 
 
 class Games(Protocol):
-    def load(self, game_id: str) -> Game: ...
+    def load(self, game_id: str) -> Game:
+        """The game as the rules read it: with its series' names (services.RulesGames), as its moves read it."""
 
 
 def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost: ManaCost | None = None,
@@ -44,6 +45,7 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
     chosen = tuple(find_commanders(pool, commanders)) if commanders else ()
     identity = None  # the commanders' (903.5c), worked out below unless the game's player gives them
     taken: frozenset[str] = frozenset()
+    carried: Mapping[str, str] = {}
     if game:
         asked = _from_game(games.load(game), player, pool)
         fmt = fmt or asked.format
@@ -51,7 +53,7 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
             phyrexian_as_hybrid = asked.phyrexian_as_hybrid
         if rules is None:
             rules = asked.rules
-        taken = asked.taken
+        taken, carried = asked.taken, asked.carried
         if player is not None:
             chosen, identity = asked.commanders, asked.identity
     if identity is None and chosen:
@@ -66,6 +68,7 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
         identity=identity,
         commanders=chosen,
         taken=taken,
+        carried=carried,
         rules=rule_set(rules, {"phyrexian_as_hybrid": bool(phyrexian_as_hybrid)}) if rules is not None else None,
         search=parse(query) if query and query.strip() else None,
         sort=sort or "name",
@@ -81,6 +84,7 @@ class _GameQuestion:
     phyrexian_as_hybrid: bool
     rules: str | None
     taken: frozenset[str]
+    carried: Mapping[str, str]  # the names its series' other games took (Xom 6), as the game's moves read them
     commanders: tuple = ()
     identity: Identity | None = None
 
@@ -102,7 +106,7 @@ def _from_game(g: Game, player: str | None, pool) -> _GameQuestion:
     chosen = tuple(commander_cards(setup, pool, player)) if player is not None else ()
     out = _GameQuestion(format=setup.format, phyrexian_as_hybrid=setup.phyrexian_as_hybrid,
                         rules=game_rules(setup.options).key if setup.options.get("rules") else None,
-                        taken=g.state.names.taken_keys(), commanders=chosen,
+                        taken=g.state.names.taken_keys(), carried=g.setup.carried_names, commanders=chosen,
                         identity=identity_of(chosen) if chosen else None)
     if len(_FROM_GAME) >= 4096:  # games come and go: start over rather than grow
         _FROM_GAME.clear()
@@ -129,4 +133,4 @@ def why_none(finder: CandidateFinder, query: CandidateQuery) -> list[Exclusion]:
     return explain_empty(finder.pool, printed=query.printed, cost=query.cost, fmt=query.fmt,
                          phyrexian_as_hybrid=query.phyrexian_as_hybrid, type_=query.type_, keyword=query.keyword,
                          identity=query.identity, whose=query.whose, rules=query.rules, search=query.search,
-                         context=finder.context(query.taken))
+                         context=finder.context(query.all_taken))

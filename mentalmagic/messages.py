@@ -583,6 +583,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cost.none": N_("no mana cost"),
     "name.cost_mismatch": N_("{name} {cost}, which can't match {printed}"),
     "name.taken": N_("{name} is already the name of another card in this game"),
+    "name.taken_in_series": N_("{name} was chosen in an earlier game of this series (game {game})"),
     "name.cost_match": N_("{name} {cost}; {printed} can be read as {read}"),
     "name.no_cost_match": N_("{name} has no mana cost; {printed} has no mana cost (D2)"),
     "name.no_cost_only": N_("{name} has no mana cost, and a card with no mana cost is named only as one (D2)"),

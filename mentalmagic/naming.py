@@ -115,7 +115,7 @@ class Naming:
     # 903.5c, D14(b): player id -> (their commander's colour identity, whose it is, as words)
     identities: Mapping[str, tuple[Identity, Message]] = field(default_factory=dict)
     rules: RuleSet | None = None  # None: the default, under ``phyrexian_as_hybrid``
-    carried: frozenset[str] = frozenset()  # folded names taken in the series' other games
+    carried: Mapping[str, str] = field(default_factory=dict)  # folded names the series' other games took -> which
 
     @classmethod
     def for_game(cls, setup, finder: CandidateFinder) -> Naming:
@@ -126,23 +126,25 @@ class Naming:
 
     def taken(self, registry: NameRegistry) -> frozenset[str]:
         """The folded names no card may take now: this game's (704.2), and its series' (Xom 6)."""
-        return registry.taken_keys() | self.carried if self.carried else registry.taken_keys()
+        return registry.taken_keys().union(self.carried) if self.carried else registry.taken_keys()
 
     def identity(self, namer: str | None) -> tuple[Identity | None, Message | None]:
         """The identity ``namer`` names within (903.5c), and whose it is; None outside a commander game."""
         return self.identities.get(namer, (None, None)) if namer is not None else (None, None)
 
     def verdict(self, printed: Card, name: str, taken=(), namer: str | None = None) -> Verdict:
+        """The verdict on ``name`` with this game's ``taken`` names (704.2) and, always, its series'
+        (Xom 6): the one check moves, dry runs and look-ups share (index.CandidateFinder.check)."""
         identity, whose = self.identity(namer)
         return self.finder.check(
             name, printed=printed, fmt=self.fmt, phyrexian_as_hybrid=self.phyrexian_as_hybrid, taken=taken,
-            identity=identity, whose=whose, rules=self.rules,
+            identity=identity, whose=whose, rules=self.rules, carried=self.carried,
         )
 
     def resolve(self, printed: Card, name: str, registry: NameRegistry, namer: str | None = None) -> Nameable:
         """The entry ``name`` stands for, if ``printed`` may take it now and ``namer`` may name it
         (704.1, 704.2, 903.5c); else raise."""
-        v = self.verdict(printed, name, self.taken(registry), namer)
+        v = self.verdict(printed, name, registry.taken_keys(), namer)
         if v.legal:
             return v.nameable  # type: ignore[return-value]
         raise self.refused(v, name)

@@ -5,7 +5,7 @@ frees the name in the whole series."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .errors import NotFound
 from .rulesets import SCOPE_SERIES, RuleSet
@@ -18,13 +18,19 @@ class UnknownSeries(NotFound):
         super().__init__("series.unknown", id=series_id)
 
 
-def carried_names(rules: RuleSet, games: Iterable[tuple[str, frozenset[str]]], game_id: str) -> frozenset[str]:
-    """The folded names the series' other games took, when ``rules`` make names last a series; none otherwise.
+def carried_names(rules: RuleSet, games: Iterable[tuple[str, frozenset[str]]], game_id: str) -> Mapping[str, str]:
+    """The folded names the series' other games took, each with the first game (in ``games``' order)
+    that took it, when ``rules`` make names last a series; none otherwise.
 
     ``games`` gives each game of the series with its taken names. Every name taken now in another
     game was chosen before this moment, so it is a "previously chosen name" (Xom 6), whichever
     game came first.
     """
     if rules.name_scope != SCOPE_SERIES:
-        return frozenset()
-    return frozenset().union(*(keys for gid, keys in games if gid != game_id))
+        return {}
+    carried: dict[str, str] = {}
+    for gid, keys in games:
+        if gid != game_id:
+            for key in keys:
+                carried.setdefault(key, gid)
+    return carried

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -29,7 +30,7 @@ from .index import CandidateFinder
 from .messages import say
 from .permissions import Caller, identify, may_ask_about_hand, only_the_judge
 from .pool import said_name
-from .rulesets import DEFAULT_RULES, game_options, game_rules, rule_set, rules_view
+from .rulesets import game_options, game_rules, rule_set, rules_view
 from .series import carried_names
 from .tokens import new_token, token_hash
 
@@ -89,9 +90,9 @@ def series_options(uow: UnitOfWork, series_id: str, authorization: str | None, a
     row = uow.series.get(series_id)
     identify(authorization, row["token_hash"], {})  # 401 unless the series' token
     options = game_options(row["options"], row["rules"])
-    named = (asked or {}).get("rules", DEFAULT_RULES)
+    named = (asked or {}).get("rules")  # asked for by name, the default included: it must be the series'
     switched_on = {k for k, v in (asked or {}).items() if v is True}
-    if named not in (DEFAULT_RULES, row["rules"]) or not switched_on <= {k for k, v in row["options"].items() if v}:
+    if named not in (None, row["rules"]) or not switched_on <= {k for k, v in row["options"].items() if v}:
         raise InvalidInput("series.other_rules", rules=row["rules"],
                            fields={"rules": [say("series.other_rules.field", rules=row["rules"])]})
     return {**options, "series": series_id}
@@ -109,7 +110,9 @@ def series_view(uow: UnitOfWork, series_id: str, authorization: str | None) -> d
 
 
 def _with_series(uow: UnitOfWork, game: Game) -> Game:
-    """``game`` with the names its series' other games took, when its rule set keeps them (Xom 6)."""
+    """``game`` with the names its series' other games took, when its rule set keeps them (Xom 6).
+    The same object again while ``game`` and those names are unchanged, so what is kept per game
+    object (a look-up's question: lookups._from_game) stays good."""
     series_id = game.setup.options.get("series")
     if not series_id:
         return game
@@ -117,7 +120,36 @@ def _with_series(uow: UnitOfWork, game: Game) -> Game:
     others = [(gid, uow.games.load(gid).state.names.taken_keys())
               for gid in uow.series.game_ids(series_id) if gid != game.id]
     carried = carried_names(rules, others, game.id)
-    return replace(game, setup=replace(game.setup, carried_names=carried)) if carried else game
+    if not carried:
+        return game
+    kept = _CARRIED.get(game.id)
+    if kept is not None and kept[0]() is game and kept[1] == carried:
+        return kept[2]
+    out = replace(game, setup=replace(game.setup, carried_names=carried))
+    if len(_CARRIED) >= 1024:  # games come and go: start over rather than grow
+        _CARRIED.clear()
+    _CARRIED[game.id] = (weakref.ref(game), carried, out)
+    return out
+
+
+_CARRIED: dict[str, tuple[weakref.ref, Mapping[str, str], Game]] = {}
+
+
+def rules_game(uow: UnitOfWork, game_id: str) -> Game:
+    """The game as the rules read it, with its series' names (Xom 6): what a move, its dry run and
+    every look-up about the game decide on, so that they can't disagree."""
+    return _with_series(uow, uow.games.load(game_id))
+
+
+class RulesGames:
+    """Games read as the rules read them (``rules_game``), for the look-ups outside a use case
+    (``?game=``: lookups.Games), each read in a unit of work of ``store``'s."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def load(self, game_id: str) -> Game:
+        return rules_game(self.store.unit_of_work(), game_id)
 
 
 def create_game(uow: UnitOfWork, fmt: str, options: dict, players: list[dict], library: list[str],
@@ -268,7 +300,7 @@ def preview(uow: UnitOfWork, game_id: str, caller: Caller, command: Command) -> 
     says what a loss or a departure will do before it asks (issue 20). It shows no more than its
     caller knows now (D15, issue 30): a card the action would show them is shown by the action, once
     recorded, not by its preview (handles.Preview)."""
-    game = _writable(uow.games.load(game_id))
+    game = _writable(rules_game(uow, game_id))
     event, after = _decide(game, uow.finder, caller, command)
     changed = [cid for cid, c in after.cards.items() if game.state.cards.get(cid) != c]
     shown = handles.Preview(game.setup, game.state, after, caller)
@@ -436,12 +468,13 @@ def names(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
 def could_be(uow: UnitOfWork, game_id: str, caller: Caller, player: str, name: str) -> dict:
     """705.11: the unnamed cards of a hand that could be named ``name``."""
     may_ask_about_hand(caller, player)
-    g = uow.games.load(game_id)
+    g = rules_game(uow, game_id)
     if g.setup.player(player) is None:
         raise UnknownPlayer(player)
     ids = views.could_be(g.state, g.setup, uow.finder, player, name)  # an unknown name is a 404 here
     return {"player": player, "name": uow.finder.pool.nameables_called(name)[0].name,
-            "taken": views.name_taken(g.state, uow.finder, name), "cards": ids, "rule": "705.11"}
+            "taken": views.name_taken(g.state, uow.finder, name, g.setup.carried_names), "cards": ids,
+            "rule": "705.11"}
 
 
 def same_name(uow: UnitOfWork, game_id: str, card_ids: list[str], caller: Caller) -> dict:
@@ -456,7 +489,7 @@ def same_name(uow: UnitOfWork, game_id: str, card_ids: list[str], caller: Caller
 
 def face_up(uow: UnitOfWork, game_id: str, caller: Caller, card_id: str, via: str | None) -> dict:
     """705.4/705.4a: the names a face-down card could take now; for whoever may see the card."""
-    g = uow.games.load(game_id)
+    g = rules_game(uow, game_id)
     c = g.state.card(handles.viewer(g.setup, g.state, caller).resolve(card_id))
     if not c.face_down or c.pentaland:
         raise InvalidInput("face_up.not_face_down", fields={"card": [say("face_up.not_face_down.field")]})

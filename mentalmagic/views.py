@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from .cards import Card, Face, nonland
 from .closenames import suggestions
@@ -96,13 +96,14 @@ def share_a_name(state: GameState, card_ids: list[str]) -> bool:
     return len({fold(c.named_as) for c in cards}) == 1
 
 
-def name_taken(state: GameState, finder: CandidateFinder, name: str) -> bool:
-    """Is ``name`` (English or French) already the name of a card in this game (704.2)?"""
+def name_taken(state: GameState, finder: CandidateFinder, name: str, carried: Iterable[str] = ()) -> bool:
+    """Is ``name`` (English or French) already the name of a card in this game (704.2), or, with
+    the names its series' other games took (``carried``, Xom 6), in one of those?"""
     entries = finder.pool.nameables_called(name)
     if not entries:
         raise UnknownCard(name, lambda: suggestions(name, finder.pool))
     taken = state.names.taken_keys()
-    return any(n.key in taken for n in entries)
+    return any(n.key in taken or n.key in carried for n in entries)
 
 
 def could_be(state: GameState, setup: GameSetup, finder: CandidateFinder, player: str, name: str) -> list[str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from minipool_variants import variant_pool
 
 from mentalmagic.index import CandidateFinder
@@ -43,9 +45,11 @@ def new_game(client, library, token=None, **body) -> dict:
 
 
 def act(client, game, who: int, status=200, **action):
+    """The player's action; ``status`` None: whatever the rules answer (never a 5xx)."""
     token = game["players"][who]["token"]
     response = client.post(f"{API}/games/{game['id']}/actions", json=action, headers=bearer(token))
-    assert response.status_code == status, response.get_json()
+    assert response.status_code == status if status is not None else response.status_code < 500, \
+        response.get_json()
     return response.get_json()
 
 
@@ -134,3 +138,100 @@ def test_only_the_series_token_makes_its_games_and_they_keep_its_rules(client):
     assert response.status_code == 422
     assert client.get(f"{API}/series/{series['id']}").status_code == 401
     assert client.get(f"{API}/series/nope", headers=bearer(series["token"])).status_code == 404
+
+
+# -- look-ups in a series: one path with the moves (Xom 6, issue 32) -----------------------------------
+def xom_series(client, games: int, library=("Shock", "Lightning Bolt")) -> list[dict]:
+    series = ok(client.post(f"{API}/series", json={"rules": "xom"}), 201)
+    return [new_game(client, list(library), token=series["token"], series=series["id"]) for _ in range(games)]
+
+
+def check(client, game, name: str, lang: str = "en") -> dict:
+    query = urlencode({"printed": "Shock", "name": name, "game": game["id"], "lang": lang})
+    return ok(client.get(f"{API}/check?{query}"))
+
+
+def test_look_ups_in_a_later_game_of_a_xom_series_see_the_names_its_earlier_games_took(client):
+    one, _, three = xom_series(client, 3)
+    draw_and_cast(client, one, "Chain Lightning")
+    verdict = check(client, three, "Chain Lightning")
+    assert verdict["legal"] is False and [r["rule"] for r in verdict["reasons"]] == ["6"]
+    assert verdict["reasons"][0]["message"] == \
+        f"Chain Lightning was chosen in an earlier game of this series (game {one['id']})"
+    french = check(client, three, "Chain Lightning", "fr")["reasons"][0]["message"]
+    assert french == ("Chain Lightning (en) a été choisi dans une partie précédente de cette série "
+                      f"(partie {one['id']})")  # the variants' pool has no French name for it
+    listed = ok(client.get(f"{API}/candidates?" + urlencode({"printed": "Shock", "game": three["id"]})))
+    marks = {c["name"]: c["taken"] for c in listed["candidates"]}
+    assert marks["Chain Lightning"] is True and marks["Lightning Bolt"] is False
+    searched = ok(client.get(f"{API}/candidates?" + urlencode({"printed": "Shock", "game": three["id"],
+                                                               "q": "is:taken"})))
+    assert [c["name"] for c in searched["candidates"]] == ["Chain Lightning"]
+    # the move and its dry run say what the look-up said, with the same words
+    act(client, three, 0, type="draw", count=1)
+    cards = ok(client.get(f"{API}/games/{three['id']}", headers=bearer(three["judge_token"])))["cards"]
+    card = [c["id"] for c in cards if c["zone"] == "hand"][-1]
+    token = three["players"][0]["token"]
+    for path in (f"{API}/games/{three['id']}/actions?dry_run=1", f"{API}/games/{three['id']}/actions"):
+        refused = client.post(path, json={"type": "move", "card": card, "to": "stack", "name": "Chain Lightning"},
+                              headers=bearer(token))
+        assert refused.status_code == 409, refused.get_json()
+        error = refused.get_json()["error"]
+        assert (error["code"], error["rule"]) == ("name_taken", "6")
+        assert "earlier game of this series" in error["message"]
+
+
+def test_a_bot_that_trusts_the_look_ups_plays_a_three_game_xom_series_without_a_foreseeable_refusal(client):
+    """Each game, the bot casts Shock as the first candidate its look-up calls free: never a 409, and
+    when the series has taken every name Shock may take under Xom, the look-up says so first."""
+    games = xom_series(client, 3, library=["Shock"] * 3)
+    chosen = []
+    for game, casts in zip(games, (2, 1, 1), strict=True):
+        for _ in range(casts):
+            listed = ok(client.get(f"{API}/candidates?" + urlencode({"printed": "Shock", "game": game["id"]})))
+            name = next(c["name"] for c in listed["candidates"] if not c["taken"])
+            event = draw_and_cast(client, game, name)
+            chosen.append(event["event"]["data"]["naming"]["name"])
+    assert len(set(chosen)) == len(chosen) == 4  # no name twice in the whole series (Xom 6)
+    listed = ok(client.get(f"{API}/candidates?" + urlencode({"printed": "Shock", "game": games[2]["id"]})))
+    assert listed["candidates"] and all(c["taken"] for c in listed["candidates"])
+
+
+def test_a_game_of_a_series_asked_under_another_rule_set_by_name_is_refused_the_default_too(client):
+    series = ok(client.post(f"{API}/series", json={"rules": "xom"}), 201)
+    body = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"], "series": series["id"]}
+    for rules in ("magic-ville", "magering"):
+        response = client.post(f"{API}/games", json={**body, "rules": rules}, headers=bearer(series["token"]))
+        assert response.status_code == 422, response.get_json()
+        assert "rules" in response.get_json()["error"]["fields"]
+    named = client.post(f"{API}/games", json={**body, "rules": "xom"}, headers=bearer(series["token"]))
+    assert named.status_code == 201 and named.get_json()["options"]["rules"] == "xom"
+
+
+SHOCK_UNDER_XOM = ["Chain Lightning", "Figure of Destiny", "Goblin Guide", "Lightning Bolt"]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 2), st.sampled_from(SHOCK_UNDER_XOM)), max_size=4),
+       st.integers(0, 2), st.sampled_from(SHOCK_UNDER_XOM))
+def test_in_any_series_a_look_up_answers_as_the_move_would(client, plan, probe_game, probe_name):
+    """One path: whatever names a series' games took, /check's verdict, /candidates' mark and the
+    move's dry run agree on a name in any of its games."""
+    games = xom_series(client, 3, library=["Shock"] * 5)
+    for index, name in plan:  # each cast as the rules allow it, or refused: either way the record holds
+        draw_and_cast(client, games[index], name, status=None)
+    game = games[probe_game]
+    verdict = check(client, game, probe_name)
+    listed = ok(client.get(f"{API}/candidates?" + urlencode({"printed": "Shock", "game": game["id"]})))
+    marked = {c["name"]: c["taken"] for c in listed["candidates"]}[probe_name]
+    act(client, game, 0, type="draw", count=1)
+    cards = ok(client.get(f"{API}/games/{game['id']}", headers=bearer(game["judge_token"])))["cards"]
+    card = [c["id"] for c in cards if c["zone"] == "hand"][-1]
+    moved = client.post(f"{API}/games/{game['id']}/actions?dry_run=1", headers=bearer(game["players"][0]["token"]),
+                        json={"type": "move", "card": card, "to": "stack", "name": probe_name})
+    assert moved.status_code in (200, 409), moved.get_json()
+    assert verdict["legal"] is (moved.status_code == 200) is (not marked)
+    if moved.status_code == 409:
+        refusal = moved.get_json()["error"]
+        assert refusal["rule"] == verdict["reasons"][0]["rule"]
+        assert refusal["fields"]["name"] == [r["message"] for r in verdict["reasons"]]

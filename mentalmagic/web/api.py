@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
 
-from .. import __version__, lookups
+from .. import __version__, lookups, services
 from ..formats import FORMATS
 from ..identity import wubrg
 from ..index import CandidateQuery
@@ -57,8 +57,8 @@ def load_query(schema) -> tuple[dict, CandidateQuery]:
         return lookups.candidate_query(
             rt.finder, printed=args.get("printed"), cost=args.get("cost"), fmt=args["format"] if format_given else None,
             phyrexian_as_hybrid=args.get("phyrexian_as_hybrid"), type_=args.get("type"), keyword=args.get("keyword"),
-            commanders=args.get("commander", ()), games=rt.games, game=args.get("game"), player=args.get("player"),
-            rules=args.get("rules"), query=args.get("q"), sort=args.get("sort"))
+            commanders=args.get("commander", ()), games=services.RulesGames(rt.games), game=args.get("game"),
+            player=args.get("player"), rules=args.get("rules"), query=args.get("q"), sort=args.get("sort"))
 
     if args.get("game"):  # a game's part is kept per game version (lookups._from_game), not per query string
         return args, asked()

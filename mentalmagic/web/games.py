@@ -55,12 +55,14 @@ def _caller(game_id: str) -> Caller:
 
 @bp.post("")
 def create_game():
-    data = _create.load(json_body())
+    body = json_body()
+    data = _create.load(body)
     library = data["library"] if "library" in data else deck_library(data["deck"])  # docs/api.md: "deck": id
     uow = _uow()
     options = game_options(data["options"], data["rules"])
     if "series" in data:  # the series' rule set and options; its token makes its games
-        options = services.series_options(uow, data["series"], request.headers.get("Authorization"), asked=options)
+        asked = {**data["options"], **({"rules": data["rules"]} if "rules" in body else {})}  # the default too
+        options = services.series_options(uow, data["series"], request.headers.get("Authorization"), asked=asked)
     resp = answered(uow, 201, lambda: services.create_game(uow, data["format"], options, data["players"], library,
                                                            shuffle=data["shuffle"]))
     _archive_now_and_then()
