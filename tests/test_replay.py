@@ -190,3 +190,45 @@ def test_the_terminal_verifies_and_imports_a_record_and_refuses_an_altered_one_i
     assert "Chain Lightning" in shown and "Goblin Guide" in shown
     again = json.loads(_cli(cli_db, "export", "--json").stdout)
     assert again["events"] == _export(g)["events"] and again["setup"]["players"] == doc["setup"]["players"]
+
+
+def test_a_commander_game_moves_with_its_commanders_their_casts_and_damage(client, other_app):
+    body = {"format": "commander", "shuffle": False, "library": ["Shock", "Lightning Bolt", "Goblin Guide"],
+            "players": [{"name": "Ana", "commander": "Krenko, Mob Boss"},
+                        {"name": "Bob", "commander": ["Thrasios, Triton Hero", "Tymna the Weaver"]}]}
+    created = checked(client.post(f"{API}/games", json=body)).get_json()
+    game = Game.__new__(Game)  # the driver's game over this commander game (Game() makes plain ones)
+    game.client, game.id, game.judge_token = client, created["id"], created["judge_token"]
+    game.tokens, game.pids = {p["id"]: p["token"] for p in created["players"]}, [p["id"] for p in created["players"]]
+    krenko = created["players"][0]["commander"]
+    game.do(ANA, type="move", card=krenko, to="stack")  # 903.8: the first cast from the command zone
+    game.do(ANA, type="move", card=krenko, to="battlefield")
+    game.do(ANA, type="commander_damage", player=BOB, commander=krenko, amount=5)
+    doc = _export(game)
+    assert [c[2] for c in doc["setup"]["commanders"]] == ["p1", "p2", "p2"]
+    moved = checked(other_app.test_client().post(f"{API}/games/import", json=doc))
+    assert moved.status_code == 201, moved.get_json()
+    body = moved.get_json()
+    assert body["players"][0]["commander"] == krenko and body["events"] == 3
+    view = checked(other_app.test_client().get(f"{API}/games/{body['id']}",
+                                               headers={"Authorization": f"Bearer {body['judge_token']}"})).get_json()
+    ana, bob = view["players"]
+    assert ana["commander_casts"] == {krenko: 1} and bob["commander_damage"] == {krenko: 5}
+
+
+def test_a_record_past_an_actions_body_limit_is_read_up_to_3_mib(client):
+    doc = _export(_played(client))
+    doc["game"]["note"] = "x" * 300_000  # a long game's record is past the 256 KiB an action may send
+    assert checked(client.post(f"{API}/games/import?dry_run=1", json=doc)).status_code == 200
+    doc["game"]["note"] = "x" * (3 * 1024 * 1024)
+    assert_envelope(checked(client.post(f"{API}/games/import?dry_run=1", json=doc)), 413)
+
+
+def test_an_import_retried_with_its_idempotency_key_makes_one_game(client, app):
+    doc = _export(_played(client))
+    before = _count(app)
+    key = {"Idempotency-Key": "moves-import-once"}
+    first = checked(client.post(f"{API}/games/import", json=doc, headers=key))
+    again = checked(client.post(f"{API}/games/import", json=doc, headers=key))
+    assert first.status_code == again.status_code == 201 and first.get_json() == again.get_json()
+    assert _count(app) == before + 1
