@@ -447,7 +447,7 @@ class CandidateFinder:
             why = say("name.no_cost_match", name=n.said_name, printed=what)
         else:
             why = say("name.no_cost_only", name=n.said_name)
-        ok = [Reason(rules.rule_for("704.1"), why)]
+        ok = [Reason(rules.match_rule(costs, n.cost), why)]
         if self.pool.mental_magic_status(n.card) == "watched":
             ok.append(Reason("706.4a", say("name.watched", card=n.card.said_name)))
         if identity is not None:

@@ -14,7 +14,7 @@ parameters; the edges put them into words.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -97,6 +97,31 @@ def cost_keys(cost: ManaCost, matching: Matching) -> frozenset[Hashable]:
 
 
 _KEYS: dict = {}
+
+
+def relations(a: ManaCost, b: ManaCost, matching: Matching) -> frozenset[str]:
+    """Which of the rule set's relations let a card costing ``a`` be named a card costing ``b``:
+    ``same`` (a reading in common, no hybrid or Phyrexian symbol read), ``hybrid`` (one read),
+    ``phyrexian`` (a Phyrexian symbol read as its colour: Xom 5g), ``zero`` ({0} and no mana cost:
+    Xom 5d), ``multicolour`` (Xom 5e: two multicolour costs of one mana value). None: no match."""
+    out: set[str] = set()
+    if not readings(a, matching).isdisjoint(readings(b, matching)):
+        symbols = a.symbols + b.symbols
+        phyrexian = matching.phyrexian == PHYREXIAN_COLOUR and any(s.endswith("/P") for s in symbols)
+        hybrid = any("/" in _as_colour(s) for s in symbols) if matching.phyrexian == PHYREXIAN_COLOUR \
+            else any("/" in s for s in symbols)
+        out |= {"phyrexian"} if phyrexian else set()
+        out |= {"hybrid"} if hybrid else set()
+        out |= set() if hybrid or phyrexian else {"same"}
+    if matching.zero_is_no_cost and a != b and {a, b} <= {ZERO, NO_COST}:
+        out.add("zero")
+    if matching.multicolour_by_value:
+        plain_a, plain_b = (ManaCost.of(c.generic, [_as_colour(s) for s in c.symbols])
+                            if matching.phyrexian == PHYREXIAN_COLOUR and not c.is_none else c for c in (a, b))
+        if plain_coloured_multicolour(plain_a) and plain_coloured_multicolour(plain_b) \
+                and plain_a.mana_value == plain_b.mana_value:
+            out.add("multicolour")
+    return frozenset(out)
 
 
 def costs_match(a: ManaCost, b: ManaCost, matching: Matching) -> bool:
@@ -293,6 +318,9 @@ class RuleSet:
     cites: Mapping[str, str]  # aspect -> the rule(s) of this rule set's own source
     options: Mapping[str, bool] = field(default_factory=dict)
     renumbered: Mapping[str, str] = field(default_factory=dict)  # the default's rule -> this one's
+    # relations (``relations``) -> the rule of this rule set's own source that allows a name by it; a
+    # rule set without them cites its 704.1 for every match
+    allowed_by: Mapping[str, str] = field(default_factory=dict)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, RuleSet) and (self.key, dict(self.options)) == (other.key, dict(other.options))
@@ -346,6 +374,15 @@ class RuleSet:
             return bool(self.options.get("phyrexian_as_hybrid"))
         # an option sent switched off is one not sent (with_options): one index for both
         return (self.key, tuple(sorted((k, v) for k, v in self.options.items() if v)))
+
+    def match_rule(self, printed: Iterable[ManaCost], named: ManaCost) -> str:
+        """The rule(s) that allow a card of the ``printed`` costs to be named a card costing ``named``:
+        under Xom each relation's own (5c, 5d, 5e, 5f, 5g: both, where two allow it), else 704.1's."""
+        if not self.allowed_by:
+            return self.rule_for("704.1")
+        found = frozenset().union(*(relations(pc, named, self.matching) for pc in printed))
+        cited = sorted({self.allowed_by[r] for r in found})
+        return ", ".join(cited) if cited else self.rule_for("704.1")
 
     def rule_for(self, rule: str) -> str:
         """This rule set's own rule where the default's ``rule`` would be cited (704.2 is Xom's 6)."""
@@ -421,6 +458,7 @@ def _presets() -> dict[str, RuleSet]:
             "face_down": "6b", "returning": "3b", "names": "6", "scope": "6",
         }),
         renumbered={"704.1": "5c", "704.2": "6", "704.4": "3b", "703.2": "4", "703.3": "4", "703.4": "4a"},
+        allowed_by={"same": "5c", "zero": "5d", "multicolour": "5e", "hybrid": "5f", "phyrexian": "5g"},
     )
     magering = RuleSet(
         key=MAGERING,

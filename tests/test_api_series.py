@@ -235,3 +235,31 @@ def test_in_any_series_a_look_up_answers_as_the_move_would(client, plan, probe_g
         refusal = moved.get_json()["error"]
         assert refusal["rule"] == verdict["reasons"][0]["rule"]
         assert refusal["fields"]["name"] == [r["message"] for r in verdict["reasons"]]
+
+
+# -- each Xom match cites its own rule (MM.txt 5c-5g, issue 32) ----------------------------------------
+@pytest.mark.parametrize(("asked", "name", "rule"), [
+    ({"cost": "{R}{R}{R}"}, "Flame Javelin", "5f"),  # 5f's example: a hybrid symbol read as a half
+    ({"printed": "Ornithopter"}, "Evermind", "5d"),  # 5d: {0} as no mana cost
+    ({"printed": "Ornithopter"}, "Forest", "5d"),  # 5d: and as a land
+    ({"printed": "Fires of Yavimaya"}, "Electrolyze", "5e"),  # 5e: multicolour by mana value
+    ({"printed": "Gitaxian Probe"}, "Ancestral Recall", "5g"),  # 5g: a Phyrexian symbol is its colour
+    ({"cost": "{1}{B}{B}"}, "Dismember", "5g"),
+    ({"printed": "Shock"}, "Lightning Bolt", "5c"),  # the plain same-cost match
+    ({"cost": "{1}{G}{W}"}, "Kitchen Finks", "5f"),  # hybrid colours only: not 5e
+])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_each_xom_match_cites_the_rule_of_mm_txt_that_allows_it(client, asked, name, rule, lang):
+    verdict = ok(client.get(f"{API}/check?" + urlencode({**asked, "name": name, "rules": "xom", "lang": lang})))
+    assert verdict["legal"] is True
+    assert [r["rule"] for r in verdict["reasons"]] == [rule]
+    assert verdict["reasons"][0]["message"]
+    default = ok(client.get(f"{API}/check?" + urlencode({**asked, "name": name, "lang": lang})))
+    assert all(r["rule"] != rule for r in default["reasons"])  # Magic-Ville cites its own 704.1 or refuses
+
+
+def test_two_xom_relations_that_both_allow_a_name_are_both_cited(client):
+    """{1}{U}{R} as Electrolyze: the same cost (5c), and two multicolour costs of one value (5e)."""
+    verdict = ok(client.get(f"{API}/check?" + urlencode({"cost": "{1}{U}{R}", "name": "Electrolyze",
+                                                        "rules": "xom"})))
+    assert [r["rule"] for r in verdict["reasons"]] == ["5c, 5e"]
