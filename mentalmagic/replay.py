@@ -73,6 +73,7 @@ def read(doc) -> Record:
     try:
         setup = GameSetup.from_dict(doc["setup"])
         setup = GameSetup(setup.format, setup.players, setup.library, setup.options, setup.commanders)
+        _check_types(setup)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):
         raise _unreadable("record.malformed", "setup") from None
     events = doc.get("events")
@@ -82,7 +83,8 @@ def read(doc) -> Record:
     for i, e in enumerate(events):
         try:
             event = Event.from_dict(e)
-            if not isinstance(event.data, dict) or not isinstance(event.seq, int) or not isinstance(event.type, str):
+            if not isinstance(event.data, dict) or type(event.seq) is not int or not isinstance(event.type, str) \
+                    or not all(isinstance(v, str | None) for v in (event.player, event.rule, event.at)):
                 raise TypeError
         except (KeyError, TypeError, ValueError, AttributeError):
             raise _unreadable("record.malformed", f"events.{i}") from None
@@ -90,6 +92,15 @@ def read(doc) -> Record:
     created, source = doc.get("created_at"), doc.get("id")
     return Record(setup, tuple(out), created if isinstance(created, str) else None,
                   source if isinstance(source, str) else None)
+
+
+def _check_types(setup: GameSetup) -> None:
+    """TypeError unless every name, id and card of the setup is text (a team may be none)."""
+    texts = [setup.format, *(x for p in setup.players for x in (p.id, p.name)), *(x for c in setup.library for x in c),
+             *(x for c in setup.commanders for x in c)]
+    if not all(isinstance(x, str) for x in texts) or not all(isinstance(p.team, str | None) for p in setup.players) \
+            or not all(isinstance(k, str) for k in setup.options):
+        raise TypeError
 
 
 def _unreadable(code: str, field: str, **params) -> InvalidInput:

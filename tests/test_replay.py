@@ -128,6 +128,9 @@ def test_a_dry_run_says_the_record_holds_and_stores_nothing(client, app):
     (lambda d: d.update(export="deck"), "export"),
     (lambda d: d["setup"].update(players="Ana"), "setup"),
     (lambda d: d.update(events=[1]), "events.0"),
+    (lambda d: d["setup"]["players"][0].update(name=7), "setup"),
+    (lambda d: d["setup"]["library"][0].__setitem__(1, ["Shock"]), "setup"),
+    (lambda d: d["events"][0].update(seq="1"), "events.0"),
 ])
 def test_what_is_not_the_judges_export_is_a_422_naming_its_field(client, change, field):
     doc = _export(_played(client))
