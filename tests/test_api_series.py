@@ -263,3 +263,25 @@ def test_two_xom_relations_that_both_allow_a_name_are_both_cited(client):
     verdict = ok(client.get(f"{API}/check?" + urlencode({"cost": "{1}{U}{R}", "name": "Electrolyze",
                                                         "rules": "xom"})))
     assert [r["rule"] for r in verdict["reasons"]] == ["5c, 5e"]
+
+
+# -- the list of rule sets (issue 32) -------------------------------------------------------------------
+@pytest.mark.parametrize(("lang", "names"), [
+    ("en", ["Magic-Ville (the default)", "Xom's Async Mental Magic (2018)", "MageRing (2015)"]),
+    ("fr", ["Magic-Ville (par défaut)", "Async Mental Magic de Xom (2018)", "MageRing (2015)"]),
+])
+def test_get_rule_sets_lists_three_with_one_default_in_the_callers_language(client, lang, names):
+    from mentalmagic.rulesets import PRESETS, rules_view
+
+    listed = ok(client.get(f"{API}/rule-sets?lang={lang}"))["rule_sets"]
+    assert [r["name"] for r in listed] == names
+    assert [r["key"] for r in listed if r["default"]] == ["magic-ville"]
+    for r in listed:
+        view = rules_view(PRESETS[r["key"]])  # the same data as a game's `rules`
+        assert {k: r[k] for k in ("key", "url", "land", "name_scope")} == {k: view[k] for k in ("key", "url", "land",
+                                                                                                "name_scope")}
+        assert [(d["aspect"], d["rule"]) for d in r["differs"]] == [(d["aspect"], d["rule"]) for d in view["differs"]]
+        assert all(d["words"] for d in r["differs"])
+    xom = next(r for r in listed if r["key"] == "xom")
+    assert all(d["rule"] in d["words"] for d in xom["differs"])  # a number as it is (MageRing's headings worded)
+    assert xom["name_scope"] == "series" and xom["options"] == []

@@ -52,3 +52,20 @@ def test_a_game_made_under_xom_shows_its_rules(db, tmp_path):
     plain = run(db, "game", "new", "Ana", "Bob", "--list", deck)
     plain_id = re.search(r"game (\S+):", plain.stdout).group(1)
     assert "rules:" not in run(db, "game", "show", plain_id).stdout
+
+
+@pytest.mark.parametrize(("lang", "default_name", "xom_scope"), [
+    ("en", "Magic-Ville (the default)", "names stay taken for the whole series (6)"),
+    ("fr", "Magic-Ville (par défaut)", "les noms restent pris pour toute la série (6)"),
+])
+def test_rule_sets_lists_what_get_rule_sets_lists_in_the_language_asked(db, lang, default_name, xom_scope):
+    import json
+
+    from mentalmagic.rulesets import RULE_SETS
+
+    shown = CliRunner().invoke(main, ["--db", str(db), "--lang", lang, "rule-sets"])
+    assert shown.exit_code == 0, shown.output
+    assert f"magic-ville  {default_name}" in shown.stdout and f"- {xom_scope}" in shown.stdout
+    listed = json.loads(CliRunner().invoke(main, ["--db", str(db), "--lang", lang, "rule-sets", "--json"]).stdout)
+    assert [r["key"] for r in listed["rule_sets"]] == list(RULE_SETS)
+    assert [r["default"] for r in listed["rule_sets"]].count(True) == 1

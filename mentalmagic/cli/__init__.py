@@ -19,7 +19,7 @@ from .words import speak
 # Each command and the module that holds it (its COMMANDS), imported when the command runs.
 COMMAND_MODULES = {
     **dict.fromkeys(("init-db", "build-cards", "download-cards", "self-check"), "database"),
-    **dict.fromkeys(("candidates", "check", "card"), "cards"),
+    **dict.fromkeys(("candidates", "check", "card", "rule-sets"), "cards"),
     "deck": "decks",
     "game": "games",
     "serve": "serve",

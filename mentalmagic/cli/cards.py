@@ -1,4 +1,4 @@
-"""Card look-ups: candidates, check, card."""
+"""Card look-ups: candidates, check, card; and the rule sets they may read (rule-sets)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import click
 
 from .. import lookups
+from ..catalogue import translations
 from ..commander import can_be_commander
 from ..errors import ArbiterError
 from ..formats import COMMANDER as COMMANDER_FORMAT
@@ -17,6 +18,7 @@ from ..mana import ManaCost, ManaCostError, cost_words
 from ..messages import either, said, say, word_of
 from ..rulesets import RULE_SETS
 from ..search import SORTS
+from ..web.rules_strings import rule_sets_answer
 from .context import Failed, Misused, did_you_mean, fail, runtime, with_other
 
 
@@ -132,4 +134,23 @@ def card(ctx, name):
     click.echo(f"  {say('cli.legal_in', formats=[f for f, s in sorted(c.legalities.items()) if s == 'legal'] or '-')}")
 
 
-COMMANDS = (candidates, check, card)
+@click.command("rule-sets")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.pass_context
+def rule_sets(ctx, as_json):
+    """The rule sets a game or a look-up may use (docs/rule-sets.md), as GET /api/v1/rule-sets lists them."""
+    listed = rule_sets_answer(translations((ctx.find_root().obj or {}).get("lang")).gettext)
+    if as_json:
+        click.echo(json.dumps({"rule_sets": listed}, ensure_ascii=False, indent=2))
+        return
+    for rs in listed:
+        click.echo(f"{rs['key']}  {rs['name']}")
+        click.echo(f"  {rs['description']}")
+        click.echo(f"  {rs['source']} <{rs['url']}>")
+        for d in rs["differs"]:
+            click.echo(f"  - {d['words']}")
+        for o in rs["options"]:
+            click.echo(f"  --{o['key'].replace('_', '-')}: {o['label']}")
+
+
+COMMANDS = (candidates, check, card, rule_sets)

@@ -14,6 +14,7 @@ from . import schemas
 from .encoding import Encoded, body_response, dumps
 from .i18n import language, translations
 from .remembered import Remembered
+from .rules_strings import rule_sets_answer
 from .views import card_json, exclusion_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -163,7 +164,14 @@ def _question(q: CandidateQuery) -> tuple:
     return (q.printed.name if q.printed is not None else None, str(q.cost) if q.cost is not None else None, q.fmt,
             q.phyrexian_as_hybrid, q.type_, q.keyword, tuple(c.name for c in q.commanders), language(),
             q.rules.index_key if q.rules is not None else None, q.search.text if q.search is not None else None,
-            q.taken if q.search is not None and q.search.uses_taken else None)
+            q.all_taken if q.search is not None and q.search.uses_taken else None)
+
+
+@bp.get("/rule-sets")
+def rule_sets():
+    """Every rule set the arbiter knows (docs/rule-sets.md), worded in the caller's language: the one
+    list the console, the lookup page and the CLI's ``rule-sets`` read too (rules_strings)."""
+    return jsonify({"rule_sets": rule_sets_answer()})
 
 
 @bp.get("/check")
@@ -190,5 +198,6 @@ def check():
     # the query string says the question, but a game's (format, option, rule set, taken names,
     # a player's commanders) may change from version to version: they are part of the key
     asked = (query, language(), q.fmt, q.phyrexian_as_hybrid, q.rules.index_key if q.rules is not None else None,
-             q.taken, q.identity, tuple(c.name for c in q.commanders))
+             q.taken, frozenset(q.carried.items()) if q.carried else None, q.identity,
+             tuple(c.name for c in q.commanders))
     return body_response(encoded().checked(asked, answer))

@@ -61,6 +61,8 @@ OPERATIONS: dict[str, dict[str, Op]] = {
                          "SearchOut", ("422",), query="SearchQuery")},
     "/candidates": {"get": Op("candidates", CARDS, "Every name a printed card or cost may take (704.1, D1-D5)",
                               "CandidatesOut", ("404", "422"), query="CandidatesQuery")},
+    "/rule-sets": {"get": Op("ruleSets", CARDS, "Every rule set: source, options, differences (docs/rule-sets.md)",
+                             "RuleSetsOut")},
     "/check": {"get": Op("check", CARDS, "May this printed card or cost be named this? (704.1-704.4)", "CheckOut",
                          ("404", "422"), query="CheckQuery")},
 }

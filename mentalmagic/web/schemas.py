@@ -346,6 +346,37 @@ class RulesOut(Out):
         "description": "each aspect where it answers unlike magic-ville, and its own source's rule"})
 
 
+class RuleSetOptionOut(Out):
+    key = fields.String(required=True)
+    label = fields.String(required=True)
+    description = fields.String(required=True)
+
+
+class RuleSetDifferenceOut(Out):
+    aspect = fields.String(required=True)
+    rule = fields.String(required=True, metadata={"description": "the rule of the rule set's own source"})
+    words = fields.String(required=True, metadata={"description": "the difference in the caller's language"})
+
+
+class RuleSetOut(Out):
+    key = fields.String(required=True, validate=OneOf(RULE_SETS), metadata={
+        "description": "what `rules` takes (POST /games, /candidates, /check, POST /series)"})
+    name = fields.String(required=True, metadata={"description": "in the caller's language"})
+    description = fields.String(required=True)
+    source = fields.String(required=True, metadata={"description": "the document it follows, in the caller's language"})
+    url = fields.String(required=True)
+    default = fields.Boolean(required=True, metadata={"description": "true for the rule set a game has unless asked"})
+    options = fields.List(fields.Nested(RuleSetOptionOut), required=True)
+    land = fields.Dict(required=True, metadata={"description": "the face-down land: name, supertypes, subtypes, rule"})
+    name_scope = fields.String(required=True, validate=OneOf(["game", "series"]))
+    differs = fields.List(fields.Nested(RuleSetDifferenceOut), required=True, metadata={
+        "description": "each aspect where it answers unlike the default, with its own source's rule"})
+
+
+class RuleSetsOut(Out):
+    rule_sets = fields.List(fields.Nested(RuleSetOut), required=True)
+
+
 class GameOut(Out):
     id = fields.String(required=True)
     format = fields.String(required=True)
