@@ -53,11 +53,19 @@ class Face:
         cost = self.cost.text if self.cost is not None else ""
         return symbol_colours(cost) | symbol_colours(self.text) | (self.colors or frozenset())
 
+    def type_words(self) -> list[str]:
+        """The words of its type line, folded: what a type filter matches (supertypes, types, subtypes)."""
+        return fold(self.type_line).replace("—", " ").split()
+
+    def keyword_words(self) -> set[str]:
+        """Its keywords, folded: what a keyword filter matches."""
+        return {fold(k) for k in self.keywords}
+
     def has_type(self, word: str) -> bool:
-        return fold(word) in fold(self.type_line).replace("—", " ").split()
+        return fold(word) in self.type_words()
 
     def has_keyword(self, word: str) -> bool:
-        return fold(word) in {fold(k) for k in self.keywords}
+        return fold(word) in self.keyword_words()
 
     def fits(self, type_: str | None = None, *keywords: str | None) -> bool:
         """Has this type and these keywords, where asked (the filters of 705.4 and of the API)."""

@@ -76,6 +76,18 @@ class InvalidInput(ArbiterError):
     code = "invalid"
 
 
+class UnknownWord(InvalidInput):
+    """A type or keyword filter's word that no card of the pool has (``creture``): 422 under its
+    field, with ``suggestions``, the close words, rather than an empty answer that says nothing."""
+
+    code = "unknown_word"
+
+    def __init__(self, word: str, field: str, suggest: Callable[[], tuple[str, ...]]):
+        said = "filter.unknown_type" if field == "type" else "filter.unknown_keyword"
+        super().__init__(said, word=word, fields={field: [say("filter.unknown_word.field")]})
+        self.suggest = suggest
+
+
 class UnknownPlayer(InvalidInput):
     """A ``player`` field (or path part) naming nobody of this game: 422, wherever it is asked."""
 

@@ -3,6 +3,10 @@ data uses (``mue`` is morph, as the console says it; ``créature`` is creature).
 
 from __future__ import annotations
 
+import difflib
+import weakref
+
+from .errors import UnknownWord
 from .names import fold
 
 # Keys folded (accents and case dropped): `mégamue`, `megamue`, `Mégamue` all read.
@@ -28,6 +32,40 @@ def in_english(word: str | None, french: dict[str, str]) -> str | None:
     if not word:
         return word
     return french.get(fold(word.strip()), word)
+
+_KNOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _known(pool) -> dict[str, frozenset[str]]:
+    """Every type-line word and every keyword of the pool's cards, folded: what a filter can match."""
+    known = _KNOWN.get(pool)
+    if known is None:  # once per pool, one face per type line and per keyword set (35k faces, ~5k lines)
+        by_line = {f.type_line: f for card in pool.cards for f in card.faces}
+        by_keywords = {f.keywords: f for card in pool.cards for f in card.faces}
+        known = _KNOWN[pool] = {
+            "type": frozenset(w for f in by_line.values() for w in f.type_words()),
+            "keyword": frozenset(w for f in by_keywords.values() for w in f.keyword_words()),
+        }
+    return known
+
+
+def filter_word(pool, word: str | None, field: str) -> str | None:
+    """The English word a ``type`` or ``keyword`` filter stands for (``field``), French read as the
+    data's English; ``UnknownWord`` with the close words, French or English, when no card has it."""
+    french, shown = (FRENCH_TYPES, TYPES_SHOWN_FR) if field == "type" else (FRENCH_KEYWORDS, KEYWORDS_SHOWN_FR)
+    english = in_english(word, french)
+    if not english or fold(english.strip()) in _known(pool)[field]:
+        return english
+
+    def close() -> tuple[str, ...]:
+        known = _known(pool)[field]
+        spelled = {fold(w): w for w in shown}  # a French word as written, accents and all
+        words = sorted(known | set(french))
+        return tuple(w if w in known else spelled.get(w, w)
+                     for w in difflib.get_close_matches(fold(word), words, n=5))
+
+    raise UnknownWord(word, field, close)
+
 
 # The creature types a French player names most, read as the card data's English (a search's `t:`).
 FRENCH_SUBTYPES: dict[str, str] = {

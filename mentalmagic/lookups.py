@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .commander import commander_cards, find_commanders, identity_of
 from .errors import UnknownPlayer
-from .filterwords import FRENCH_KEYWORDS, FRENCH_TYPES, in_english
+from .filterwords import filter_word
 from .formats import COMMANDER, DEFAULT_FORMAT
 from .identity import Identity
 from .index import CandidateFinder, CandidateList, CandidateQuery, Exclusion, Verdict, explain_empty
@@ -63,8 +63,8 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
         cost=cost,
         fmt=fmt or (COMMANDER if chosen else DEFAULT_FORMAT),
         phyrexian_as_hybrid=bool(phyrexian_as_hybrid),
-        type_=in_english(type_, FRENCH_TYPES),
-        keyword=in_english(keyword, FRENCH_KEYWORDS),
+        type_=filter_word(pool, type_, "type"),  # a word no card has: 422 with the close ones
+        keyword=filter_word(pool, keyword, "keyword"),
         identity=identity,
         commanders=chosen,
         taken=taken,

@@ -275,6 +275,9 @@ WORDS: dict[str, str | tuple[str, str]] = {
     # not found
     "card.unknown": N_("no card named '{name}' in the card pool"),
     "card.unknown.field": N_("unknown card"),
+    "filter.unknown_type": N_("no card has the type '{word}'"),
+    "filter.unknown_keyword": N_("no card has the keyword '{word}'"),
+    "filter.unknown_word.field": N_("a word no card has"),
     "game.unknown": N_("no game '{game}'"),
     "player.unknown": N_("no player '{player}' in this game"),
     "player.unknown.field": N_("unknown player"),

@@ -54,8 +54,8 @@ def assert_envelope(response, status: int, *, cites_rule: bool = True) -> dict:
                                                    "params", "suggestions"}, error
     assert "field_codes" not in error or "fields" in error, error  # the codes of the fields' worded messages
     assert ("message_code" in error) == ("params" in error), error  # a worded message comes with what it is made of
-    if error["code"] == "unknown_card":  # did you mean: an unknown card, and a naming of a name no card has
-        assert "suggestions" in error, error
+    if error["code"] in ("unknown_card", "unknown_word"):  # did you mean: an unknown card, a filter's unknown
+        assert "suggestions" in error, error  # word; and a naming of a name no card has
     elif error["code"] != "not_a_candidate":
         assert "suggestions" not in error, error
     assert isinstance(error["code"], str) and error["code"] and isinstance(error["message"], str) and error["message"]

@@ -163,3 +163,31 @@ def test_a_db_in_a_missing_folder_is_refused_in_one_line_and_nothing_is_made(tmp
     said = {"en": f"no folder {db.parent}", "fr": f"pas de dossier {db.parent}"}[lang]
     assert said in result.output and "Traceback" not in result.output, result.output
     assert not (tmp_path / "nonexistent").exists()
+
+
+# -- a type or keyword filter's word no card has ----------------------------------------------------------
+@pytest.mark.parametrize(("query", "field", "close"), [
+    ("type=creture", "type", "creature"),
+    ("type=créture", "type", "creature"),
+    ("type=éphmère", "type", "éphémère"),
+    ("keyword=morf", "keyword", "morph"),
+    ("keyword=flyng", "keyword", "flying"),
+])
+def test_a_filter_word_no_card_has_is_a_422_with_suggestions(client, query, field, close):
+    error = assert_envelope(client.get(f"{API}/candidates?printed=Shock&{query}"), 422)
+    assert error["code"] == "unknown_word" and list(error["fields"]) == [field], error
+    assert close in error["suggestions"], error
+    assert error["message_code"] == f"filter.unknown_{field}"
+
+
+@pytest.mark.parametrize("query", ["type=creature", "type=Créature", "type=goblin", "keyword=mue", "keyword=Morph"])
+def test_a_filter_word_some_card_has_still_filters(client, query):
+    assert client.get(f"{API}/candidates?printed=Shock&{query}").status_code == 200
+
+
+def test_the_cli_refuses_a_type_no_card_has_with_suggestions(cli_db):
+    result = cli(cli_db, "candidates", "Shock", "--type", "creture")
+    assert result.exit_code != 0 and "no card has the type 'creture'" in result.output, result.output
+    assert "creature" in result.output.split("creture'")[-1]
+    french = cli(cli_db, "candidates", "Shock", "--type", "creture", lang="fr")
+    assert french.exit_code != 0 and "aucune carte n’a le type « creture »" in french.output, french.output
