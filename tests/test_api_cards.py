@@ -299,6 +299,8 @@ def test_the_house_option_reads_phyrexian_mana_as_hybrid(snapshot_client):
         ({"cost": "{2}{G}{G}", "name": "Abundance"}, False, ["706.2"]),
         ({"cost": "{1}", "name": "Liar's Pendulum"}, True, ["704.1", "706.4a"]),
         ({"cost": "{1}{U}", "name": "Glace"}, True, ["704.1"]),
+        # a card's full name that is no name (a name no card has: unknown_card, issue 30)
+        ({"cost": "{1}{U}", "name": "Fire // Ice"}, False, ["704.1"]),
     ],
 )
 def test_check_answers_legal_and_every_reason_with_its_rule(snapshot_client, params, legal, rules):
