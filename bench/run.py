@@ -1024,6 +1024,82 @@ def section_search(ctx: Context) -> list[Row]:
     return rows
 
 
+def _xom_game(port: int, series: dict | None, names: list[str]) -> dict:
+    """A Xom game (of ``series`` when given) where Ana casts a Shock as each of ``names``."""
+    body = {"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"] * 40, "rules": "xom",
+            "shuffle": False}
+    if series is not None:
+        body = {**body, "series": series["id"]}
+        body.pop("rules")
+    status, game = request(port, "POST", "/api/v1/games", body, series["token"] if series else None)
+    if status != 201:
+        raise RuntimeError(f"game refused: {game}")
+    ana = game["players"][0]["token"]
+    for name in names:
+        request(port, "POST", f"/api/v1/games/{game['id']}/actions", {"type": "draw", "count": 1}, ana)
+        _, seen = request(port, "GET", f"/api/v1/games/{game['id']}", token=game["judge_token"])
+        card = [c["id"] for c in seen["cards"] if c["zone"] == "hand"][-1]
+        status, body = request(port, "POST", f"/api/v1/games/{game['id']}/actions",
+                               {"type": "move", "card": card, "to": "stack", "name": name}, ana)
+        if status != 200:
+            raise RuntimeError(f"cast refused: {body}")
+    return game
+
+
+def section_series(ctx: Context) -> list[Row]:
+    """Look-ups in the third game of a Xom series, whose two earlier games took two names (Xom 6),
+    against the same look-ups in a plain Xom game that took the same two names itself: the
+    series' names are read from its games on every question (issue 32), and must cost within 10 %."""
+    name = "series"
+    a = ctx.args
+    say("== 7. Look-ups in a game of a Xom series against a plain Xom game (the same two names taken)")
+    taken = ["Lightning Bolt", "Chain Lightning"]
+    scripts = ctx.workdir / "wrk"
+    scripts.mkdir(exist_ok=True)
+    rows = []
+    with Server(ctx, "waitress", a.workers) as srv:
+        status, series = request(srv.port, "POST", "/api/v1/series", {"rules": "xom"})
+        if status != 201:
+            raise RuntimeError(f"series refused: {series}")
+        _xom_game(srv.port, series, taken[:1])
+        _xom_game(srv.port, series, taken[1:])
+        games = {"plain": _xom_game(srv.port, None, taken), "series": _xom_game(srv.port, series, [])}
+        asks = {kind: [f"/api/v1/candidates?printed=Shock&game={g['id']}",
+                       f"/api/v1/check?printed=Shock&name=Lightning%20Bolt&game={g['id']}"]
+                for kind, g in games.items()}
+        for kind in games:  # the same answers but for the reason's words
+            _, listed = request(srv.port, "GET", asks[kind][0])
+            assert {c["name"] for c in listed["candidates"] if c["taken"]} == set(taken), (kind, listed)
+        files = {kind: wrk_script(scripts / f"series_{kind}.lua", paths) for kind, paths in asks.items()}
+        if a.warmup:
+            for f in files.values():
+                run_wrk(ctx, srv.port, f, 1)
+        warm: dict[str, list[float]] = {k: [] for k in files}
+        cold: dict[str, list[float]] = {k: [] for k in files}
+        for _ in range(a.rounds):  # interleaved: the machine's noise hits both alike
+            for kind, f in files.items():
+                warm[kind].append(run_wrk(ctx, srv.port, f)["rps"])
+            for kind, g in games.items():  # cold: each question after a draw, a new version of the game
+                times = []
+                for _ in range(20):
+                    request(srv.port, "POST", f"/api/v1/games/{g['id']}/actions", {"type": "draw", "count": 1},
+                            g["players"][1]["token"])
+                    times.append(timed(request, srv.port, "GET", asks[kind][0])[1])
+                cold[kind].append(statistics.median(times))
+        for kind in files:
+            say(f"  {kind:<7} warm {statistics.median(warm[kind]):9,.0f} req/s, cold (after a draw) "
+                f"{statistics.median(cold[kind]) * 1e3:6.2f} ms a /candidates")
+            rows.append(Row(name, f"http {kind} game, warm", statistics.median(warm[kind]), "req/s"))
+            rows.append(Row(name, f"http {kind} game, cold /candidates", statistics.median(cold[kind]) * 1e3, "ms"))
+        warm_ratio = [p / s for p, s in zip(warm["plain"], warm["series"], strict=True)]
+        cold_ratio = [s / p for p, s in zip(cold["plain"], cold["series"], strict=True)]
+        say(f"  a series game's look-up time / a plain game's: warm {with_rounds(warm_ratio)}, "
+            f"cold {with_rounds(cold_ratio)} (target: within 1.1)")
+        ctx.ratios["series_vs_plain_warm"] = statistics.median(warm_ratio)
+        ctx.ratios["series_vs_plain_cold"] = statistics.median(cold_ratio)
+    return rows
+
+
 def _page_search(ctx: Context, port: int, card: Card, measure) -> list[Row]:
     """The page's search box over every row of the largest list, in Debian's Chromium (bench/pagesearch.py)."""
     chromium = shutil.which("chromium")
@@ -1051,7 +1127,7 @@ def _page_search(ctx: Context, port: int, card: Card, measure) -> list[Row]:
 
 SECTIONS: list[Callable[[Context], list[Row]]] = [section_cards, section_index, section_identity, section_rulesets,
                                                     section_http, section_start, section_games, section_moves,
-                                                    section_search]
+                                                    section_search, section_series]
 SECTION_NAMES = [f.__name__.removeprefix("section_") for f in SECTIONS]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import secrets
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -30,7 +30,7 @@ from .index import CandidateFinder
 from .messages import say
 from .permissions import Caller, identify, may_ask_about_hand, only_the_judge
 from .pool import said_name
-from .rulesets import game_options, game_rules, rule_set, rules_view
+from .rulesets import SCOPE_SERIES, game_options, game_rules, rule_set, rules_view
 from .series import carried_names
 from .tokens import new_token, token_hash
 
@@ -56,6 +56,7 @@ class SeriesRepository(Protocol):
     def add(self, series_id: str, created_at: str, rules: str, options: dict, token_hash: str) -> None: ...
     def get(self, series_id: str) -> dict: ...
     def game_ids(self, series_id: str) -> list[str]: ...
+    def game_versions(self, series_id: str) -> list[tuple[str, int]]: ...
 
 
 class UnitOfWork(Protocol):
@@ -117,22 +118,23 @@ def _with_series(uow: UnitOfWork, game: Game) -> Game:
     if not series_id:
         return game
     rules = game_rules(game.setup.options)
-    others = [(gid, uow.games.load(gid).state.names.taken_keys())
-              for gid in uow.series.game_ids(series_id) if gid != game.id]
-    carried = carried_names(rules, others, game.id)
-    if not carried:
+    if rules.name_scope != SCOPE_SERIES:
         return game
+    # one read for every other game's version: while none changed, nor this game, the answer kept holds
+    versions = [(gid, v) for gid, v in uow.series.game_versions(series_id) if gid != game.id]
     kept = _CARRIED.get(game.id)
-    if kept is not None and kept[0]() is game and kept[1] == carried:
+    if kept is not None and kept[0]() is game and kept[1] == versions:
         return kept[2]
-    out = replace(game, setup=replace(game.setup, carried_names=carried))
+    others = [(gid, uow.games.load(gid).state.names.taken_keys()) for gid, _ in versions]
+    carried = carried_names(rules, others, game.id)
+    out = replace(game, setup=replace(game.setup, carried_names=carried)) if carried else game
     if len(_CARRIED) >= 1024:  # games come and go: start over rather than grow
         _CARRIED.clear()
-    _CARRIED[game.id] = (weakref.ref(game), carried, out)
+    _CARRIED[game.id] = (weakref.ref(game), versions, out)
     return out
 
 
-_CARRIED: dict[str, tuple[weakref.ref, Mapping[str, str], Game]] = {}
+_CARRIED: dict[str, tuple[weakref.ref, list[tuple[str, int]], Game]] = {}
 
 
 def rules_game(uow: UnitOfWork, game_id: str) -> Game:

@@ -18,7 +18,6 @@ from ..mana import ManaCost, ManaCostError, cost_words
 from ..messages import either, said, say, word_of
 from ..rulesets import RULE_SETS
 from ..search import SORTS
-from ..web.rules_strings import rule_sets_answer
 from .context import Failed, Misused, did_you_mean, fail, runtime, with_other
 
 
@@ -139,6 +138,8 @@ def card(ctx, name):
 @click.pass_context
 def rule_sets(ctx, as_json):
     """The rule sets a game or a look-up may use (docs/rule-sets.md), as GET /api/v1/rule-sets lists them."""
+    from ..web.rules_strings import rule_sets_answer  # Flask-Babel: never imported by a look-up (test_pool_cache)
+
     listed = rule_sets_answer(translations((ctx.find_root().obj or {}).get("lang")).gettext)
     if as_json:
         click.echo(json.dumps({"rule_sets": listed}, ensure_ascii=False, indent=2))

@@ -25,6 +25,12 @@ class SeriesStore:
         row = rows[0]
         return {**row, "options": json.loads(row["options"])}
 
+    def game_versions(self, series_id: str) -> list[tuple[str, int]]:
+        """The series' games in the order they were made, each with its version (a write bumps it)."""
+        return [(r["id"], r["version"]) for r in self.database.db.query(
+            "select id, version from games where json_extract(options, '$.series') = ? order by created_at, rowid",
+            [series_id])]
+
     def game_ids(self, series_id: str) -> list[str]:
         """The series' games in the order they were made."""
         return [r["id"] for r in self.database.db.query(
