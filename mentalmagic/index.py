@@ -177,6 +177,9 @@ class CandidateList:
     excluded: frozenset[str] = frozenset()
     taken: frozenset[str] = frozenset()
     unknown_faces: tuple[str, ...] = ()
+    # of ``taken``, those another game of the series took (Xom 6), each with that game; a name this
+    # game took too is this game's (704.2)
+    taken_in: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def candidates(self) -> list[Nameable]:
@@ -337,6 +340,7 @@ class CandidateFinder:
             excluded=printed.face_names if printed is not None else frozenset(),
             taken=q.all_taken,
             unknown_faces=printed.unknown_faces if printed is not None else (),
+            taken_in={k: g for k, g in q.carried.items() if k not in q.taken} if q.carried else {},
         )
 
     def check(

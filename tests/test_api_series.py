@@ -161,12 +161,16 @@ def test_look_ups_in_a_later_game_of_a_xom_series_see_the_names_its_earlier_game
     french = check(client, three, "Chain Lightning", "fr")["reasons"][0]["message"]
     assert french == ("Chain Lightning (en) a été choisi dans une partie précédente de cette série "
                       f"(partie {one['id']})")  # the variants' pool has no French name for it
-    listed = ok(client.get(f"{API}/candidates?" + urlencode({"printed": "Shock", "game": three["id"]})))
-    marks = {c["name"]: c["taken"] for c in listed["candidates"]}
-    assert marks["Chain Lightning"] is True and marks["Lightning Bolt"] is False
+    for _ in range(3):  # once made from each name's entry, then from the kept list (web/encoding.py)
+        listed = ok(client.get(f"{API}/candidates?" + urlencode({"printed": "Shock", "game": three["id"]})))
+        marks = {c["name"]: (c["taken"], c.get("taken_in")) for c in listed["candidates"]}
+        assert marks["Chain Lightning"] == (True, one["id"]) and marks["Lightning Bolt"] == (False, None)
     searched = ok(client.get(f"{API}/candidates?" + urlencode({"printed": "Shock", "game": three["id"],
                                                                "q": "is:taken"})))
-    assert [c["name"] for c in searched["candidates"]] == ["Chain Lightning"]
+    assert [(c["name"], c["taken_in"]) for c in searched["candidates"]] == [("Chain Lightning", one["id"])]
+    # the game that took it marks it its own (704.2), with no other game
+    taken_here = ok(client.get(f"{API}/candidates?" + urlencode({"printed": "Shock", "game": one["id"]})))
+    assert {c["name"]: "taken_in" in c for c in taken_here["candidates"] if c["taken"]} == {"Chain Lightning": False}
     # the move and its dry run say what the look-up said, with the same words
     act(client, three, 0, type="draw", count=1)
     cards = ok(client.get(f"{API}/games/{three['id']}", headers=bearer(three["judge_token"])))["cards"]

@@ -22,13 +22,15 @@ WORDS = {
               "option": "Phyrexian mana as hybrid (house option, D3)", "source": "Source:",
               "series": "Series", "series_of": "Series of ", "game1": "Game 1", "this": "this game",
               "none": "No name taken yet.",
-              "scope": "stays taken in the others (Xom 6)"},
+              "scope": "stays taken in the others (Xom 6)",
+              "taken_in": "taken in an earlier game of this series (game {game})"},
     "fr-FR": {"labels": ["Magic-Ville (par défaut)", "Async Mental Magic de Xom (2018)", "MageRing (2015)"],
               "xom": ["jeu par messages", "coûts multicolores (5e)", "Là où elles diffèrent de celles de Magic-Ville"],
               "option": "Mana phyrexian lu comme hybride (option maison, D3)", "source": "Source :",
               "series": "Série", "series_of": "Série du ", "game1": "Partie 1", "this": "cette partie",
               "none": "Aucun nom pris pour l’instant.",
-              "scope": "reste pris dans les autres (Xom 6)"},
+              "scope": "reste pris dans les autres (Xom 6)",
+              "taken_in": "pris dans une partie précédente de cette série (partie {game})"},
 }
 LOCALES = list(WORDS)
 
@@ -162,6 +164,17 @@ def test_a_series_made_from_the_console_keeps_its_rules_and_shows_its_names_game
     expect(shown.nth(1)).to_contain_text(words["this"])
     expect(shown.nth(1)).to_contain_text(words["none"])
     assert axe_violations(pg) == []
+    # game 2's card menu greys the name game 1 took, saying which game took it (Xom 6)
+    api(base_url, "POST", f"/games/{two['id']}/actions", two["judge_token"],
+        {"type": "draw", "player": "p1", "count": 3})
+    view = api(base_url, "GET", f"/games/{two['id']}", two["judge_token"])
+    shock = next(c["id"] for c in view["cards"] if c["zone"] == "hand" and c["printed"] == "Shock")
+    next_poll(pg)
+    pg.locator(f'[data-card="{shock}"]').click()
+    pg.locator("#name-input").press_sequentially("Chain")
+    option = pg.locator('#name-listbox [role="option"]', has_text=said or "Chain Lightning")
+    expect(option).to_have_attribute("aria-disabled", "true")
+    expect(option).to_contain_text(words["taken_in"].format(game=one["id"]))
 
 
 def test_the_form_fits_a_phone(kept_context, base_url):

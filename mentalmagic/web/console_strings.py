@@ -107,6 +107,7 @@ def console_strings(_plural) -> dict[str, str]:
         "game.of_player.vowel.name": pgettext("before a vowel", "{zone} of {name}"),
         "game.no_names": _("No name taken yet."),
         "game.taken_by": _("taken by {name}"),
+        "game.taken_in": _("taken in an earlier game of this series (game {game})"),
         "game.commander_name": _("commander, taken from the start (D14(e))"),
         "game.token_stale": _("This link no longer works: the judge gave this seat a new token. Ask the judge for "
                               "the new link."),
@@ -258,6 +259,8 @@ def console_strings(_plural) -> dict[str, str]:
         "name.outside": _("outside the commander's colour identity (903.5c)"),
         "name.outside_why": _("{name} is outside the colour identity of this player's commander (903.5c)."),
         "name.taken_why": _("{name} is taken by {who} (704.2): choose another name."),
+        "name.taken_in_why": _("{name} was chosen in an earlier game of this series (game {game}, Xom 6): choose "
+                               "another name."),
         "panel.table_face_down": _("What the table sees (708.2): a face-down 2/2 creature with no name, colourless, "
                                    "mana value 0."),
         "panel.table_pentaland": _("What the table sees (703.4): a Pentaland, a colourless land with mana value 0."),

@@ -11,7 +11,7 @@ the tests check the bytes against it.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from io import BytesIO
 from itertools import accumulate
 from operator import attrgetter
@@ -90,6 +90,7 @@ def dumps_kept(obj) -> bytes:
 
 
 _KEY = attrgetter("key")
+_NONE: Mapping[str, str] = {}  # no name taken in another game of a series
 
 
 class EncodedList:
@@ -107,10 +108,12 @@ class EncodedList:
         self.starts = array("q", accumulate(map(len, parts), initial=0))
         self.positions = dict(zip(map(_KEY, base), range(len(base)), strict=True))  # the finder lists each name once
 
-    def render(self, excluded: frozenset[str], taken: frozenset[str], offset: int, limit: int | None):
+    def render(self, excluded: frozenset[str], taken: frozenset[str], offset: int, limit: int | None,
+               taken_in: Mapping[str, str] = _NONE):
         """(count, pieces): the page's entries, joined by commas once the pieces are joined, without
-        the ``excluded`` names and with ``taken`` ones marked. Pieces are views of the encoded list,
-        so a whole list is copied once, into the response."""
+        the ``excluded`` names and with ``taken`` ones marked (with the series' game that took it,
+        ``taken_in``). Pieces are views of the encoded list, so a whole list is copied once, into
+        the response."""
         pos = self.positions
         drops = sorted(pos[k] for k in excluded if k in pos)
         # a game holds at most a few hundred names: look up from the smaller side
@@ -130,7 +133,7 @@ class EncodedList:
         for i in special:
             pieces.append(view[starts[cur]:starts[i]])
             if i in marks:
-                pieces.append(self.fragment(self.base[i], True))
+                pieces.append(self.fragment(self.base[i], taken_in.get(_KEY(self.base[i]), True)))
             cur = i + 1
         pieces.append(view[starts[cur]:starts[hi]])
         while not pieces[-1]:  # the page ended on a dropped entry
@@ -178,13 +181,16 @@ class Encoded:
                     out[i] = self._entries[id(n)] = self.fragment(n, False)
         return out
 
-    def fragment(self, n: Nameable, taken: bool) -> bytes:
-        """One candidate and its comma, taken or not; ``watched`` is the pool's ban list's (706.4a)."""
+    def fragment(self, n: Nameable, taken: bool | str) -> bytes:
+        """One candidate and its comma, taken or not, or taken in the series' game ``taken`` (Xom 6:
+        encoded each time, a game's few); ``watched`` is the pool's ban list's (706.4a)."""
+        watched = self.pool.bans.status(n.card) == "watched"
+        if isinstance(taken, str):
+            return dumps(candidate_json(n, True, watched, taken_in=taken)) + b","
         key = (id(n), taken)  # the pool keeps every nameable alive: ids stay theirs
         frag = self._fragments.get(key)
         if frag is None:  # a nameable never changes: encode it once per process (and once taken)
-            frag = self._fragments[key] = dumps_kept(
-                candidate_json(n, taken, self.pool.bans.status(n.card) == "watched")) + b","
+            frag = self._fragments[key] = dumps_kept(candidate_json(n, taken, watched)) + b","
         return frag
 
     def candidates_answer(self, res: CandidateList, offset: int, limit: int | None, within: dict,
@@ -193,7 +199,7 @@ class Encoded:
         without the printed card's faces, the taken ones marked, one page; ``why_none()`` (the
         encoded reasons) only when there is no candidate; ``within`` a commander's identity."""
         printed = res.printed
-        count, page = self.rendered(res.names, res.excluded, res.taken, offset, limit)
+        count, page = self.rendered(res.names, res.excluded, res.taken, offset, limit, res.taken_in)
         return b"".join([
             b'{"printed":', self.card(printed) if printed is not None else b"null",
             b',"costs":', dumps([str(c) for c in res.costs]),
@@ -207,22 +213,22 @@ class Encoded:
         ])
 
     def rendered(self, base: tuple[Nameable, ...], excluded: frozenset[str], taken: frozenset[str], offset: int,
-                 limit: int | None):
+                 limit: int | None, taken_in: Mapping[str, str] = _NONE):
         """``EncodedList.render`` of ``base``: from its kept EncodedList when the list is asked a second
         time, else from each name's kept entry (``render_once``). A search makes a new list at each
         keystroke, mostly asked once: joining and indexing it to keep would be most of its cost."""
         enc = self._lists.get(id(base))
         if enc is not None and enc.base is base:
-            return enc.render(excluded, taken, offset, limit)
+            return enc.render(excluded, taken, offset, limit, taken_in)
         if self._seen.get(id(base)) is base:
-            return self.candidates(base).render(excluded, taken, offset, limit)
+            return self.candidates(base).render(excluded, taken, offset, limit, taken_in)
         if len(self._seen) >= 4096:
             self._seen.clear()
         self._seen[id(base)] = base  # held, so that the id stays its own
-        return self.render_once(base, excluded, taken, offset, limit)
+        return self.render_once(base, excluded, taken, offset, limit, taken_in)
 
     def render_once(self, base: tuple[Nameable, ...], excluded: frozenset[str], taken: frozenset[str], offset: int,
-                    limit: int | None):
+                    limit: int | None, taken_in: Mapping[str, str] = _NONE):
         """What ``EncodedList(base).render`` answers, made from the kept entries without an EncodedList."""
         parts = self.entries(base)
         keys = list(map(_KEY, base))
@@ -231,7 +237,7 @@ class Encoded:
         if taken:  # a game's: a few hundred names at most
             for k in (taken & present) - excluded:
                 i = keys.index(k)
-                parts[i] = self.fragment(base[i], True)
+                parts[i] = self.fragment(base[i], taken_in.get(k, True))
         for i in reversed(drops):
             del parts[i]
         count = len(parts)

@@ -152,6 +152,8 @@ class CandidateOut(Out):
     toughness = fields.String(allow_none=True, required=True)
     loyalty = fields.String(allow_none=True, required=True)
     taken = fields.Boolean(required=True)
+    taken_in = fields.String(metadata={
+        "description": "only for a name another game of the game's series took (Xom 6): that game's id"})
     watched = fields.Boolean(required=True)
     card = fields.String(required=True, metadata={"description": "the full name of the card it belongs to"})
 

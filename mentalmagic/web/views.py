@@ -50,9 +50,10 @@ def card_summary(card: Card) -> dict:
     return {"name": card.name, "french_name": card.french_name, "mana_cost": card.mana_cost_text}
 
 
-def candidate_json(n: Nameable, taken: bool, watched: bool) -> dict:
-    """One candidate (docs/api.md). The /candidates route sends it encoded once (encoding.py)."""
-    return {
+def candidate_json(n: Nameable, taken: bool, watched: bool, taken_in: str | None = None) -> dict:
+    """One candidate (docs/api.md). The /candidates route sends it encoded once (encoding.py).
+    ``taken_in``: the series' other game that took the name (Xom 6), sent only then."""
+    out = {
         "name": n.name,
         "french_name": n.french_name,
         "mana_cost": str(n.cost),
@@ -65,6 +66,9 @@ def candidate_json(n: Nameable, taken: bool, watched: bool) -> dict:
         "taken": taken,
         "watched": watched,
     }
+    if taken_in is not None:
+        out["taken_in"] = taken_in
+    return out
 
 
 def exclusion_json(x: Exclusion, translations=None, said: str | None = None) -> dict:

@@ -624,11 +624,15 @@ function matchCandidates(list, q) {
 const freeNames = (list) => list.filter((k) => !k.taken && !k.outside)
   .sort((a, b) => localName(a).localeCompare(localName(b), lang)).slice(0, 20);
 
+/** Who took a taken candidate: a player of this game, or another game of its series (Xom 6). */
+const takenMark = (k) => (k.taken_in ? t("game.taken_in", { game: k.taken_in })
+  : t("game.taken_by", { name: playerName(k.takenBy) }));
+
 function candidateOption(k) {
   return [el("span", { class: "opt-names" }, el("span", { class: "opt-name", text: localName(k) }),
     lang === "fr" && k.french_name ? el("span", { class: "opt-fr", lang: "en", text: k.name }) : null),
   manaCost(k.mana_cost, { short: true }),
-  k.taken ? el("span", { class: "mark mark-taken", text: t("game.taken_by", { name: playerName(k.takenBy) }) }) : null,
+  k.taken ? el("span", { class: "mark mark-taken", text: takenMark(k) }) : null,
   k.outside ? el("span", { class: "mark mark-taken", text: t("name.outside") }) : null];
 }
 
@@ -640,7 +644,8 @@ const nameChoices = {
   render: candidateOption,
   disabled: (k) => k.taken || k.outside,
   onDisabled: (k) => (k.outside ? t("name.outside_why", { name: localName(k) })
-    : t("name.taken_why", { name: localName(k), who: playerName(k.takenBy) })),
+    : k.taken_in ? t("name.taken_in_why", { name: localName(k), game: k.taken_in })
+      : t("name.taken_why", { name: localName(k), who: playerName(k.takenBy) })),
   chosen: (k) => localName(k), // a French name on a French page: the server reads either
 };
 
@@ -783,7 +788,7 @@ const ctx = () => ({
   cards: S.game ? S.game.cards.filter((c) => S.handle.has(c.id) && shown(c))
     .sort((a, b) => S.handle.get(a.id) - S.handle.get(b.id)).map((c) => ({ ref: `#${S.handle.get(c.id)}`, label: printedLabel(c) || c.named_as || t(`zone.${c.zone}`), zone: c.zone, owner: c.owner })) : [],
   names: async (cardId, typed) => (await findNames(cardId, typed)).map((k) => ({
-    name: localName(k), label: k.taken ? `${saidName(k.name, k.french_name)} — ${t("game.taken_by", { name: playerName(k.takenBy) })}`
+    name: localName(k), label: k.taken ? `${saidName(k.name, k.french_name)} — ${takenMark(k)}`
       : saidName(k.name, k.french_name) })),
 });
 
