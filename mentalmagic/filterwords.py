@@ -3,7 +3,6 @@ data uses (``mue`` is morph, as the console says it; ``créature`` is creature).
 
 from __future__ import annotations
 
-import difflib
 import weakref
 
 from .errors import UnknownWord
@@ -58,6 +57,8 @@ def filter_word(pool, word: str | None, field: str) -> str | None:
         return english
 
     def close() -> tuple[str, ...]:
+        import difflib  # asked only of a word that matches none (a CLI look-up never loads it: test_pool_cache)
+
         known = _known(pool)[field]
         spelled = {fold(w): w for w in shown}  # a French word as written, accents and all
         words = sorted(known | set(french))
