@@ -18,6 +18,13 @@ JUDGE = "judge"
 ANA, BOB, CID, DEE = "p1", "p2", "p3", "p4"
 
 
+def new_series(client, rules: str, options: dict | None = None) -> dict:
+    """POST /series: a playgroup's league under ``rules``; its id and token (Game(series=...))."""
+    response = checked(client.post(f"{API}/series", json={"rules": rules, "options": options or {}}))
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
 def candidate_names(client, **params) -> list[str]:
     response = checked(client.get(f"{API}/candidates?" + urlencode(params)))
     assert response.status_code == 200, response.get_json()
@@ -27,12 +34,16 @@ def candidate_names(client, **params) -> list[str]:
 class Game:
     """One game at the table, played through the HTTP API with each player's own token."""
 
-    def __init__(self, client, library, players=("Ana", "Bob"), teams=None, fmt=None):
+    def __init__(self, client, library, players=("Ana", "Bob"), teams=None, fmt=None, series: dict | None = None):
+        """``series``: POST /series' answer, whose game this is (its token makes it, its rules hold)."""
         body = {"players": [{"name": n, "team": (teams[i] if teams else None)} for i, n in enumerate(players)],
                 "library": list(library), "shuffle": False}
         if fmt:
             body["format"] = fmt
-        response = checked(client.post(f"{API}/games", json=body))
+        if series:
+            body["series"] = series["id"]
+        headers = {"Authorization": f"Bearer {series['token']}"} if series else {}
+        response = checked(client.post(f"{API}/games", json=body, headers=headers))
         assert response.status_code == 201, response.get_json()
         created = response.get_json()
         assert schema(schemas.CreateGameOut).validate(created) == {}
@@ -103,6 +114,21 @@ class Game:
     def library_ids(self, printed: str) -> list[str]:
         """The judge's view of which library cards are printed ``printed``."""
         return [c["id"] for c in self.view()["cards"] if c["zone"] == "library" and c["printed"] == printed]
+
+    def candidates(self, printed: str) -> list[dict]:
+        """GET /candidates about this game: ``printed``'s candidates, the taken ones marked."""
+        response = checked(self.client.get(f"{API}/candidates?" + urlencode({"printed": printed, "game": self.id})))
+        assert response.status_code == 200, response.get_json()
+        assert schema(schemas.CandidatesOut).validate(response.get_json()) == {}
+        return response.get_json()["candidates"]
+
+    def check(self, printed: str, name: str) -> dict:
+        """GET /check about this game: may ``printed`` be named ``name`` now, and every reason."""
+        response = checked(self.client.get(f"{API}/check?" + urlencode({"printed": printed, "name": name,
+                                                                        "game": self.id})))
+        assert response.status_code == 200, response.get_json()
+        assert schema(schemas.CheckOut).validate(response.get_json()) == {}
+        return response.get_json()
 
     def could_be(self, who, player: str, name: str):
         return self.get("/could-be?" + urlencode({"player": player, "name": name}), who)
