@@ -90,9 +90,7 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
                           body["library"], shuffle=body["shuffle"])
     click.echo(say("cli.game_created" if body["shuffle"] else "cli.game_created_unshuffled", id=created["id"],
                    n=created["library_size"], format=created["format"]))
-    _print_seats(created)
-    remember(db_path(ctx), created["id"])
-    click.echo(say("cli.now_current"))
+    _seated_and_current(ctx, created)
 
 
 @game.command("import")
@@ -112,9 +110,7 @@ def game_import(ctx, file):
     done = import_game(uow(ctx), _record(file))
     click.echo(say("cli.game_imported", id=done["id"], source=done["imported_from"] or "?", n=done["events"],
                    rules=done["rules"]["key"]))
-    _print_seats(done)
-    remember(db_path(ctx), done["id"])
-    click.echo(say("cli.now_current"))
+    _seated_and_current(ctx, done)
 
 
 @game.command("verify")
@@ -141,6 +137,13 @@ def _record(file) -> dict:
         return json.loads(read_file(file))
     except json.JSONDecodeError as e:
         raise Failed(str(say("cli.not_json", why=e))) from None
+
+
+def _seated_and_current(ctx, created: dict) -> None:
+    """A new game's tokens (shown only now), and the game made the current one."""
+    _print_seats(created)
+    remember(db_path(ctx), created["id"])
+    click.echo(say("cli.now_current"))
 
 
 def _print_seats(created: dict) -> None:
