@@ -69,3 +69,31 @@ def test_rule_sets_lists_what_get_rule_sets_lists_in_the_language_asked(db, lang
     listed = json.loads(CliRunner().invoke(main, ["--db", str(db), "--lang", lang, "rule-sets", "--json"]).stdout)
     assert [r["key"] for r in listed["rule_sets"]] == list(RULE_SETS)
     assert [r["default"] for r in listed["rule_sets"]].count(True) == 1
+
+
+def test_a_series_in_the_terminal_makes_its_games_and_carries_their_names(db, tmp_path):
+    """`series new`, `game new --series`, and `series show`: Xom 6 in the terminal, one token as the API's."""
+    made = run(db, "series", "new", "--rules", "xom")
+    assert made.exit_code == 0, made.output
+    series_id, token = re.search(r"series (\S+) under xom; its token \(shown only now\): (\S+)", made.stdout).groups()
+    deck = tmp_path / "deck.txt"
+    deck.write_text("2 Shock\n")
+    games = []
+    for _ in range(2):
+        new = run(db, "game", "new", "Ana", "Ben", "--list", deck, "--series", series_id, "--series-token", token)
+        assert new.exit_code == 0, new.output
+        games.append(re.search(r"game (\S+):", new.stdout).group(1))
+    assert run(db, "game", "do", games[0], "ana draw 1").exit_code == 0
+    assert run(db, "game", "do", games[0], "ana cast 1 as Chain Lightning").exit_code == 0
+    assert run(db, "game", "do", games[1], "ana draw 1").exit_code == 0
+    refused = run(db, "game", "do", games[1], "ana cast 1 as Chain Lightning")
+    assert refused.exit_code == 1 and "refused (6)" in refused.output, refused.output
+    shown = run(db, "series", "show", series_id, "--series-token", token)
+    assert shown.exit_code == 0, shown.output
+    assert f"{games[0]} (active): 1 name taken: Chain Lightning" in shown.stdout
+    assert f"{games[1]} (active): 0 names taken" in shown.stdout
+    other = run(db, "game", "new", "Ana", "Ben", "--list", deck, "--series", series_id, "--series-token", token,
+                "--rules", "magic-ville")
+    assert other.exit_code != 0 and "rules" in other.output
+    wrong = run(db, "series", "show", series_id, "--series-token", "nope")
+    assert wrong.exit_code != 0

@@ -22,6 +22,7 @@ COMMAND_MODULES = {
     **dict.fromkeys(("candidates", "check", "card", "rule-sets"), "cards"),
     "deck": "decks",
     "game": "games",
+    "series": "series",
     "serve": "serve",
     **dict.fromkeys(("backup", "restore"), "backup"),
 }

@@ -56,10 +56,13 @@ def game():
 @click.option("--skip-problems", is_flag=True, help="Start even when lines of the list load no card.")
 @click.option("--commander", "commanders", multiple=True, metavar="PLAYER=NAME",
               help="--format commander: a player's commander (D14); twice for one player's two partners.")
+@click.option("--series", "series_id", default=None, metavar="SERIES",
+              help="A game of this series (`mentalmagic series new`), under its rule set; with --series-token.")
+@click.option("--series-token", default=None, help="The series' token (`series new` printed it).")
 @click.pass_context
 @guarded
 def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hybrid, rules, skip_problems,
-             commanders):
+             commanders, series_id, series_token):
     """Start a game for PLAYERS (`Ana Ben Cara`, or `Ana:red Ben:blue` with teams) from a saved deck or a list.
 
     Prints the game's id and the tokens of the judge and of each player, shown only now (the
@@ -86,8 +89,15 @@ def game_new(ctx, players, deck_id, list_file, fmt, no_shuffle, phyrexian_as_hyb
     _seat_commanders(seats, commanders)
     body = CreateGameIn().load({"players": seats, "library": library, "format": fmt, "shuffle": not no_shuffle,
                                 "options": {"phyrexian_as_hybrid": phyrexian_as_hybrid}, "rules": rules})
-    created = create_game(uow(ctx), body["format"], game_options(body["options"], body["rules"]), body["players"],
-                          body["library"], shuffle=body["shuffle"])
+    options = game_options(body["options"], body["rules"])
+    if series_id is not None:  # the series' rules, asked with its token as POST /games asks them
+        from ..services import series_options
+
+        named = ctx.get_parameter_source("rules") is not click.core.ParameterSource.DEFAULT
+        asked = {**body["options"], **({"rules": body["rules"]} if named else {})}
+        options = series_options(uow(ctx), series_id, f"Bearer {series_token}" if series_token else None, asked)
+    created = create_game(uow(ctx), body["format"], options, body["players"], body["library"],
+                          shuffle=body["shuffle"])
     click.echo(say("cli.game_created" if body["shuffle"] else "cli.game_created_unshuffled", id=created["id"],
                    n=created["library_size"], format=created["format"]))
     _seated_and_current(ctx, created)
