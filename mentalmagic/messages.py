@@ -330,6 +330,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
                                  "{label} may be named as {costs} in {format}, within {whose} colour identity "
                                  "{identity} (903.5c): {n} candidates (704.1)"),
     "cli.watched": N_("[watched 706.4a]"),
+    "cli.taken": N_("[taken {rule}]"),
+    "cli.taken_in": N_("[chosen in game {game} of this series, {rule}]"),
     "cli.cost_unknown_faces": N_("(cost unknown to the card data: {faces})"),
     "cli.unknown_cost": N_("unknown cost"),
     "cli.face": N_("{name}: {cost} — {type}"),

@@ -97,3 +97,50 @@ def test_a_series_in_the_terminal_makes_its_games_and_carries_their_names(db, tm
     assert other.exit_code != 0 and "rules" in other.output
     wrong = run(db, "series", "show", series_id, "--series-token", "nope")
     assert wrong.exit_code != 0
+
+
+def xom_series_over(db, pool) -> tuple[dict, dict]:
+    """Two games of a Xom series in ``db``, made over HTTP; game 1 named Shock "Chain Lightning"."""
+    from mentalmagic.runtime import Runtime
+    from mentalmagic.web import create_app
+
+    client = create_app({"TESTING": True, "DATABASE": str(db),
+                         "RUNTIME": Runtime(db_path=db, pool=pool, finder=CandidateFinder(pool))}).test_client()
+    series = client.post("/api/v1/series", json={"rules": "xom"}).get_json()
+    games = [client.post("/api/v1/games", headers={"Authorization": f"Bearer {series['token']}"},
+                         json={"players": [{"name": "Ana"}, {"name": "Bob"}], "library": ["Shock"],
+                               "shuffle": False, "series": series["id"]}).get_json() for _ in range(2)]
+    one = games[0]
+    judge = {"Authorization": f"Bearer {one['judge_token']}"}
+    client.post(f"/api/v1/games/{one['id']}/actions", headers=judge, json={"type": "draw", "player": "p1"})
+    [shock] = [c["id"] for c in client.get(f"/api/v1/games/{one['id']}", headers=judge).get_json()["cards"]
+               if c["zone"] == "hand"]
+    moved = client.post(f"/api/v1/games/{one['id']}/actions", headers=judge,
+                        json={"type": "move", "player": "p1", "card": shock, "to": "stack", "name": "Chain Lightning"})
+    assert moved.status_code == 200, moved.get_json()
+    return one, games[1]
+
+
+@pytest.mark.parametrize(("lang", "taken_in", "taken"), [
+    ("en", "[chosen in game {game} of this series, 6]", "[taken 6]"),
+    ("fr", "[choisi dans la partie {game} de cette série, 6]", "[pris 6]"),
+])
+def test_candidates_and_check_with_a_game_read_its_series_names_as_its_moves(db, lang, taken_in, taken):
+    import json
+
+    one, two = xom_series_over(db, variant_pool())
+    words = ["--db", str(db), "--lang", lang]
+    listed = CliRunner().invoke(main, [*words, "candidates", "Shock", "--game", two["id"]])
+    assert listed.exit_code == 0, listed.output
+    line = next(x for x in listed.stdout.splitlines() if "Chain Lightning" in x)
+    assert taken_in.format(game=one["id"]) in line
+    assert sum("[" in x for x in listed.stdout.splitlines()) == 1  # the others free
+    own = CliRunner().invoke(main, [*words, "candidates", "Shock", "--game", one["id"]])
+    assert taken in next(x for x in own.stdout.splitlines() if "Chain Lightning" in x)
+    as_json = json.loads(run(db, "candidates", "Shock", "--game", two["id"], "--json").stdout)
+    assert as_json["taken"] == ["Chain Lightning"] and as_json["taken_in"] == {"Chain Lightning": one["id"]}
+    refused = CliRunner().invoke(main, [*words, "check", "Shock", "Chain Lightning", "--game", two["id"]])
+    assert refused.exit_code == 1 and "6: Chain Lightning" in refused.stdout and one["id"] in refused.stdout
+    assert run(db, "check", "Shock", "Lightning Bolt", "--game", two["id"]).exit_code == 0
+    unknown = run(db, "candidates", "Shock", "--game", "nosuchgame")
+    assert unknown.exit_code != 0 and "Traceback" not in unknown.output

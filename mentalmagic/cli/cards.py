@@ -13,12 +13,12 @@ from ..errors import ArbiterError
 from ..formats import COMMANDER as COMMANDER_FORMAT
 from ..formats import DEFAULT_FORMAT, FORMATS
 from ..identity import identity_text
-from ..index import CandidateQuery
+from ..index import CandidateQuery, rules_of
 from ..mana import ManaCost, ManaCostError, cost_words
 from ..messages import either, said, say, word_of
 from ..rulesets import RULE_SETS
 from ..search import SORTS
-from .context import Failed, Misused, did_you_mean, fail, runtime, with_other
+from .context import Failed, Misused, did_you_mean, fail, runtime, store, with_other
 
 
 def _query(rt, printed: str, **asked) -> CandidateQuery:
@@ -50,6 +50,18 @@ COMMANDER = click.option("--commander", "commanders", multiple=True, metavar="NA
 
 RULES = click.option("--rules", type=click.Choice(RULE_SETS), default=None,
                      help="The rule set (docs/rule-sets.md); magic-ville when not given.")
+GAME = click.option("--game", "game", default=None, metavar="ID",
+                    help="About this game: its format, rule set and the names taken in it (704.2) and, where "
+                         "names last a series, in its series' other games (Xom 6), as its moves read them.")
+
+
+def _game_asked(ctx, game: str | None) -> dict:
+    """The look-up's game part: the game as the rules read it (services.RulesGames), as a move would."""
+    if game is None:
+        return {}
+    from ..services import RulesGames
+
+    return {"games": RulesGames(store(ctx)), "game": game}
 
 
 @click.command()
@@ -62,18 +74,23 @@ RULES = click.option("--rules", type=click.Choice(RULE_SETS), default=None,
 @click.option("--sort", type=click.Choice(SORTS), default="name", help="The candidates' order, then by name.")
 @click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
 @RULES
+@GAME
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @COMMANDER
 @click.pass_context
-def candidates(ctx, printed, fmt, type_, keyword, query, sort, phyrexian_as_hybrid, rules, as_json, commanders):
+def candidates(ctx, printed, fmt, type_, keyword, query, sort, phyrexian_as_hybrid, rules, game, as_json, commanders):
     """Names a printed card (or a cost like {R/W}{R/W}) may take (704.1)."""
     rt = runtime(ctx)
     q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, type_=type_, keyword=keyword,
-               commanders=commanders, rules=rules, query=query, sort=sort)
+               commanders=commanders, rules=rules, query=query, sort=sort, **_game_asked(ctx, game))
     res = lookups.candidates(rt.finder, q)
     if as_json:
         click.echo(json.dumps({"costs": [str(c) for c in res.costs],
-                               "candidates": [n.name for n in res.candidates]}, ensure_ascii=False))
+                               "candidates": [n.name for n in res.candidates],
+                               **({"taken": [n.name for n in res.candidates if n.key in res.taken],
+                                   "taken_in": {n.name: res.taken_in[n.key] for n in res.candidates
+                                                if n.key in res.taken_in}} if game else {})},
+                              ensure_ascii=False))
         return
     if q.printed is not None:
         label = said(q.printed.said_name)
@@ -83,8 +100,13 @@ def candidates(ctx, printed, fmt, type_, keyword, query, sort, phyrexian_as_hybr
     asked = {"label": label, "costs": costs, "format": q.fmt, "n": len(res.candidates)}
     click.echo(say("cli.candidates_within", **asked, whose=q.whose, identity=identity_text(q.identity))
                if commanders else say("cli.candidates", **asked))
+    rs = rules_of(q.rules, q.phyrexian_as_hybrid)
     for n in res.candidates:
         mark = f"  {say('cli.watched')}" if rt.pool.bans.status(n.card) == "watched" else ""
+        if n.key in res.taken_in:  # chosen in another game of the series (Xom 6)
+            mark += f"  {say('cli.taken_in', game=res.taken_in[n.key], rule=rs.cite('scope'))}"
+        elif n.key in res.taken:
+            mark += f"  {say('cli.taken', rule=rs.rule_for('704.2'))}"
         click.echo(f"  {cost_words(n.cost):<16} {said(n.said_name)}{mark}")
     if res.unknown_faces:
         click.echo(f"  {say('cli.cost_unknown_faces', faces=[said(q.printed.said_as(f)) for f in res.unknown_faces])}")
@@ -96,12 +118,14 @@ def candidates(ctx, printed, fmt, type_, keyword, query, sort, phyrexian_as_hybr
 @FORMAT
 @click.option("--phyrexian-as-hybrid", is_flag=True)
 @RULES
+@GAME
 @COMMANDER
 @click.pass_context
-def check(ctx, printed, name, fmt, phyrexian_as_hybrid, rules, commanders):
+def check(ctx, printed, name, fmt, phyrexian_as_hybrid, rules, game, commanders):
     """May PRINTED (a card or a cost) be named NAME? Exit status 1 when not."""
     rt = runtime(ctx)
-    q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, commanders=commanders, rules=rules)
+    q = _query(rt, printed, fmt=fmt, phyrexian_as_hybrid=phyrexian_as_hybrid, commanders=commanders, rules=rules,
+               **_game_asked(ctx, game))
     v = lookups.check(rt.finder, name, q)
     click.echo(str(say("cli.legal" if v.legal else "cli.not_legal")))
     for r in v.reasons:
