@@ -20,7 +20,7 @@ from .commander import whose
 from .formats import check_format
 from .identity import Identity, identity_text
 from .mana import ManaCost, cost_phrase, cost_words
-from .messages import Message, either, say
+from .messages import Message, both, either, say
 from .names import fold
 from .pool import CardPool
 from .rulesets import DEFAULT_RULES, RuleSet, cost_keys, readings, rule_set, ruleset_refusal
@@ -131,6 +131,11 @@ def in_rule_order(reasons: list[Reason]) -> list[Reason]:
     if len(reasons) < 2:  # most verdicts: one reason
         return list(reasons)
     return sorted(reasons, key=lambda r: rule_order(r.rule))
+
+
+# What a Xom relation (rulesets.relations) says of a match it allows; the plain same cost says nothing more.
+_MATCH_WORDS = {"zero": "match.zero", "multicolour": "match.multicolour", "hybrid": "match.hybrid",
+                "phyrexian": "match.phyrexian"}
 
 
 @dataclass(frozen=True)
@@ -475,7 +480,11 @@ class CandidateFinder:
             why = say("name.no_cost_match", name=n.said_name, printed=what)
         else:
             why = say("name.no_cost_only", name=n.said_name)
-        ok = [Reason(rules.match_rule(costs, n.cost), why)]
+        found = rules.match_relations(costs, n.cost)  # under Xom, which of its rules allow it, said too
+        because = [say(_MATCH_WORDS[r]) for r in found if r in _MATCH_WORDS]
+        if because:
+            why = say("name.match_because", why=why, because=both(because))
+        ok = [Reason(rules.match_rule(costs, n.cost, found), why)]
         if self.pool.mental_magic_status(n.card) == "watched":
             ok.append(Reason("706.4a", say("name.watched", card=n.card.said_name)))
         if identity is not None:

@@ -375,12 +375,20 @@ class RuleSet:
         # an option sent switched off is one not sent (with_options): one index for both
         return (self.key, tuple(sorted((k, v) for k, v in self.options.items() if v)))
 
-    def match_rule(self, printed: Iterable[ManaCost], named: ManaCost) -> str:
-        """The rule(s) that allow a card of the ``printed`` costs to be named a card costing ``named``:
-        under Xom each relation's own (5c, 5d, 5e, 5f, 5g: both, where two allow it), else 704.1's."""
+    def match_relations(self, printed: Iterable[ManaCost], named: ManaCost) -> tuple[str, ...]:
+        """The relations (``relations``) that let a card of the ``printed`` costs be named a card
+        costing ``named``, in the order of their rules; none for a rule set that cites them alike."""
         if not self.allowed_by:
-            return self.rule_for("704.1")
+            return ()
         found = frozenset().union(*(relations(pc, named, self.matching) for pc in printed))
+        return tuple(sorted(found, key=lambda r: self.allowed_by[r]))
+
+    def match_rule(self, printed: Iterable[ManaCost], named: ManaCost,
+                   found: tuple[str, ...] | None = None) -> str:
+        """The rule(s) that allow a card of the ``printed`` costs to be named a card costing ``named``:
+        under Xom each relation's own (5c, 5d, 5e, 5f, 5g: both, where two allow it), else 704.1's.
+        ``found``: the relations, when ``match_relations`` was asked already."""
+        found = self.match_relations(printed, named) if found is None else found
         cited = sorted({self.allowed_by[r] for r in found})
         return ", ".join(cited) if cited else self.rule_for("704.1")
 

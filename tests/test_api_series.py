@@ -242,6 +242,20 @@ def test_in_any_series_a_look_up_answers_as_the_move_would(client, plan, probe_g
 
 
 # -- each Xom match cites its own rule (MM.txt 5c-5g, issue 32) ----------------------------------------
+WHY = {  # what each rule says of the match, in English and French (none for the plain same cost)
+    "5c": (None, None),
+    "5d": ("a cost of zero and no mana cost count as one cost",
+           "un coût de zéro et l’absence de coût de mana comptent comme un même coût"),
+    "5e": ("two multicolour costs of one mana value match", "deux coûts multicolores de même valeur de mana se valent"),
+    "5f": ("a hybrid symbol is read as one of its halves", "un symbole hybride se lit comme l’une de ses moitiés"),
+    "5g": ("a Phyrexian symbol is read as its colour", "un symbole phyrexian se lit comme sa couleur"),
+}
+
+
+def _all_words() -> list[str]:
+    return [w for pair in WHY.values() for w in pair if w]
+
+
 @pytest.mark.parametrize(("asked", "name", "rule"), [
     ({"cost": "{R}{R}{R}"}, "Flame Javelin", "5f"),  # 5f's example: a hybrid symbol read as a half
     ({"printed": "Ornithopter"}, "Evermind", "5d"),  # 5d: {0} as no mana cost
@@ -257,7 +271,9 @@ def test_each_xom_match_cites_the_rule_of_mm_txt_that_allows_it(client, asked, n
     verdict = ok(client.get(f"{API}/check?" + urlencode({**asked, "name": name, "rules": "xom", "lang": lang})))
     assert verdict["legal"] is True
     assert [r["rule"] for r in verdict["reasons"]] == [rule]
-    assert verdict["reasons"][0]["message"]
+    said = verdict["reasons"][0]["message"]
+    words = WHY[rule][lang == "fr"]
+    assert (said.endswith(f": {words}") if words else not any(w in said for w in _all_words())), said
     default = ok(client.get(f"{API}/check?" + urlencode({**asked, "name": name, "lang": lang})))
     assert all(r["rule"] != rule for r in default["reasons"])  # Magic-Ville cites its own 704.1 or refuses
 
