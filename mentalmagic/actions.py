@@ -26,6 +26,7 @@ from .commands import (
     Reveal,
     Search,
     Shuffle,
+    Turn,
     TurnFaceUp,
 )
 from .errors import (
@@ -50,7 +51,15 @@ from .messages import ALREADY_NAMED, Message, say
 from .names import fold
 from .naming import PLAYED_AS, Naming, check_turn_up_via, via_word
 from .permissions import authorize, for_whom, player_in
-from .rulesets import DEFAULT_RULES, LandPlay, face_down_refusal, holds_land_name, is_face_card, land_play_refusal
+from .rulesets import (
+    DEFAULT_RULES,
+    LandPlay,
+    face_down_refusal,
+    holds_land_name,
+    is_face_card,
+    land_play_refusal,
+    turn_refusal,
+)
 from .zones import (
     BATTLEFIELD,
     COMMAND,
@@ -447,8 +456,15 @@ def _check_pentaland(ctx: _Context, c: CardState, to: str, name: str | None, fac
     rules = ctx.naming.rules
     if rules is not None and rules.key != DEFAULT_RULES:
         named = c.named_as is not None and not holds_land_name(rules.land, c.named_as)  # Xom 3b: a Utopia stays one
+        turn = ctx.state.turn  # Xom 4, 4a: read only where the judge keeps turns
         play = LandPlay(zone=c.zone, to=to, named=named, face_down=c.face_down,
-                        revealed=bool(c.revealed), own=c.owner == ctx.actor, by_judge=ctx.is_judge, name_given=name)
+                        revealed=bool(c.revealed), own=c.owner == ctx.actor, by_judge=ctx.is_judge, name_given=name,
+                        active=turn["player"] if turn else None,
+                        player=ctx.acting if ctx.acting is not None else (turn["player"] if turn else None),
+                        played_this_turn=bool(turn and turn["land"]))
+        for_turn = turn_refusal(rules.land, play) if face_down_asked is not False else None
+        if for_turn is not None:  # said as such: whose turn it is, or a second one this turn
+            raise PentalandRefused(for_turn[1], rule=for_turn[0], land=rules.land.name)
         rule = land_play_refusal(rules.land, play) if face_down_asked is not False else rules.land.rule
         if rule is not None:
             raise PentalandRefused("rules.land_refused", rule=rule, land=rules.land.name, rules=rules.key)
@@ -687,10 +703,19 @@ def _commander_damage(ctx: _Context, cmd: CommanderDamage):
     return data, "903.10a"
 
 
+def _turn(ctx: _Context, cmd: Turn):
+    """A new turn (issue 32): the active player, still in the game, and the turn's number, the last
+    one's and one unless given. Turns are a record the judge may keep; a rule set reads them (Xom 4)."""
+    pid = player_in(ctx.state, ctx.setup, cmd.player or ctx.actor)
+    last = ctx.state.turn
+    number = cmd.number if cmd.number is not None else (last["number"] + 1 if last else 1)
+    return {"player": pid, "number": number}, None
+
+
 HANDLERS: dict[type[Command], Callable[[_Context, Command], tuple[dict, str | None]]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
     EndReveal: _end_reveal, EndLook: _end_look, LeaveGame: _leave_game, Shuffle: _shuffle, Search: _search,
-    EndGame: _end_game, CommanderDamage: _commander_damage,
+    EndGame: _end_game, CommanderDamage: _commander_damage, Turn: _turn,
 }
 
 

@@ -121,6 +121,16 @@ class EndGame(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Turn(Command):
+    """A new turn, kept by the judge or the player whose turn it is (issue 32): ``player`` is the
+    active player, ``number`` the turn's (default: the last one's and one). Kept turns let a rule
+    set's once-per-turn land be checked (Xom 4, 4a); they change nothing else."""
+
+    type: ClassVar[str] = "turn"
+    number: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class CommanderDamage(MayLeave):
     """903.10a: combat damage a commander dealt to ``player`` (the player dealt it)."""
 
@@ -131,6 +141,6 @@ class CommanderDamage(MayLeave):
 
 COMMANDS: dict[str, type[Command]] = {
     c.type: c for c in (Draw, Move, Name, TurnFaceUp, Reveal, Look, EndReveal, EndLook, LeaveGame, Shuffle, Search,
-                        EndGame, CommanderDamage)
+                        EndGame, CommanderDamage, Turn)
 }
 ACTION_TYPES = tuple(COMMANDS)

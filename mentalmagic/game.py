@@ -230,6 +230,8 @@ class GameState:
         self.players = players
         self.sides = sides or {}  # player id -> their side (team, or themselves): who wins together (D7)
         self.finished = finished  # how the game ended ({"seq", "by", "winners", "rule"}), None while it goes on
+        # the turn, where the judge keeps them ({"player", "number", "land": a face-down land played in it})
+        self.turn: dict | None = None
         self.touched: frozenset[str] = frozenset()  # set by apply_events: the cards its folds read
         self.folded_from: weakref.ref | None = None  # ...and the state they were folded from
         self._names_shared = False  # names still the state's folded from: copied by the first fold that names
@@ -255,6 +257,7 @@ class GameState:
                         {k: p.copy() for k, p in self.players.items()},
                         self.sides, dict(self.finished) if self.finished else None)
         new._names_shared = share_names
+        new.turn = dict(self.turn) if self.turn else None
         return new
 
     @property
@@ -340,6 +343,9 @@ class GameState:
         if len({self.sides[pid] for pid in left}) <= 1:
             self.finished = {"seq": seq, "by": "last_side", "winners": left, "rule": WIN_RULE}
 
+    def _fold_turn(self, e: Event) -> None:
+        self.turn = {"player": e.data["player"], "number": e.data["number"], "land": False}
+
     def _fold_end_game(self, e: Event) -> None:
         self.finished = {"seq": e.seq, "by": "judge", "winners": list(e.data.get("winners", [])), "rule": None}
 
@@ -363,6 +369,8 @@ class GameState:
         c.zone, c.owner, c.controller = d["to"], d["owner"], d["controller"]
         if d["to"] == LIBRARY:
             self.library.insert(len(self.library) if d.get("position") == "bottom" else 0, c.id)
+        if d["pentaland"] and not c.pentaland and self.turn is not None:  # a face-down land played this turn
+            self.turn["land"] = True
         c.pentaland = d["pentaland"]
         if d["face_down"]:
             if "face_down_by" in d:  # it goes face down now; a card staying face down keeps its moment
@@ -506,6 +514,7 @@ FOLDS = {
     "end_reveal": GameState._fold_end_reveal, "end_look": GameState._fold_end_look,
     "leave_game": GameState._fold_leave_game, "shuffle": GameState._fold_shuffle,
     "search": GameState._fold_search, "end_game": GameState._fold_end_game,
+    "turn": GameState._fold_turn,
     "commander_damage": GameState._fold_commander_damage,
 }
 

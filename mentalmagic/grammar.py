@@ -28,6 +28,7 @@ from .commands import (
     Name,
     Reveal,
     Shuffle,
+    Turn,
     TurnFaceUp,
 )
 from .errors import InvalidInput
@@ -161,6 +162,7 @@ FRENCH_VERBS: dict[str, str] = {
     "regarde": "look", "regarder": "look", "cache": "unreveal", "fin-revelation": "end-reveal",
     "fin-regard": "unlook", "exile": "exile", "quitte": "leave", "quitter": "leave", "melange": "shuffle",
     "melanger": "shuffle", "blesse": "damaged", "annuler": "undo", "annule": "undo", "fin": "end", "terminer": "end",
+    "tour": "turn",
 }
 FRENCH_WORDS: dict[str, str] = {
     "comme": "as", "face-cachee": "face-down", "cachee": "face-down", "face-visible": "face-up",
@@ -175,6 +177,7 @@ VERB_SHOWN: dict[str, str] = {
     "discard": "défausse", "exile": "exile", "bounce": "renvoie", "name": "nomme", "up": "retourne",
     "reveal": "révèle", "look": "regarde", "unreveal": "cache", "unlook": "fin-regard", "leave": "quitte",
     "choose": "choisit", "shuffle": "mélange", "damaged": "blessé", "undo": "annuler", "end": "fin",
+    "turn": "tour",
 }
 WORD_SHOWN: dict[str, str] = {
     "as": "comme", "via": "via", "face-down": "face-cachée", "face-up": "face-visible", "top": "dessus",
@@ -444,12 +447,22 @@ def _damaged(a: _Args, pid: str) -> Command:
     return CommanderDamage(player=pid, commander=a.card("grammar.expected_commander"), amount=amount)
 
 
+def _turn(a: _Args, pid: str) -> Command:
+    """P's turn begins: the next one, or turn N (issue 32; Xom 4 and 4a read it)."""
+    if not a.words:
+        return Turn(player=pid)
+    if len(a.words) != 1 or not a.words[0].isascii() or not a.words[0].isdigit() \
+            or not 1 <= int(a.words[0]) <= 100_000:
+        raise GrammarError("grammar.turn_n")
+    return Turn(player=pid, number=int(a.words.pop()))
+
+
 _VERBS = {
     "draw": _draw, "cast": _to(STACK), "play": _to(BATTLEFIELD), "pentaland": _pentaland, "move": _move,
     "discard": _to(GRAVEYARD), "exile": _to(EXILE), "bounce": _to(HAND), "name": _name,
     "up": _up, "face-up": _up, "reveal": _reveal, "look": _look, "unreveal": _end_reveal,
     "end-reveal": _end_reveal, "unlook": _end_look, "end-look": _end_look, "leave": _leave, "choose": _choose,
-    "shuffle": _shuffle, "damaged": _damaged,
+    "shuffle": _shuffle, "damaged": _damaged, "turn": _turn,
 }
 
 # The grammar as the judge reads it (the CLI's `game do --help`, the console page): usage, example, meaning.
@@ -474,6 +487,7 @@ HELP: tuple[tuple[str, str, str], ...] = (
      "after leave, up, a move or damaged: a face-down card of the player who leaves or loses, named as it goes (D12)"),
     ("P shuffle [at N]", "ana shuffle at 12", "the library is cut instead, N cards from the top or at random (701.1b)"),
     ("P damaged N by C", "ben damaged 7 by 10", "commander C dealt P N combat damage; 21 from one loses (903.10a)"),
+    ("P turn [N]", "ana turn", "P's turn begins, the next or turn N: Xom's once-a-turn Utopia reads it (4, 4a)"),
     ("undo", "undo", "take back the last event"),
     ("end", "end", "the judge ends the game: finished, every action refused until undone (issue 9)"),
 )

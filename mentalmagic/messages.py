@@ -289,6 +289,9 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "rules.option.not_taken": N_("{rules} takes no option {option}; it takes {choices}"),
     "rules.option.none": N_("{rules} takes no option, not even {option}"),
     "rules.land_refused": N_("this card can't be played as a {land} here, under the {rules} rules"),
+    "rules.land_not_active": N_("only the active player plays a {land}, in their own turn"),
+    "rules.land_once_per_turn": N_("a {land} was played this turn already: never two in one turn, whatever the "
+                                   "extra land drops"),
     "rules.face_down_refused": N_("no card is played or turned face down via {via} under the {rules} rules"),
     "rules.face_card": N_("outside the battlefield and the stack a card is its printed card under these rules: "
                           "it can't be named {name} there"),
@@ -465,6 +468,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "cli.event.shuffle": N_("shuffle"),
     "cli.event.commander_damage": N_("commander_damage"),
     "cli.event.end_game": N_("end_game"),
+    "cli.event.turn": N_("turn"),
     "cli.moved": N_("{from} -> {to}"),
     "cli.position.top": N_("(top)"),
     "cli.position.bottom": N_("(bottom)"),
@@ -720,6 +724,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "themselves.reveal": N_("a player can only reveal for themselves"),
     "themselves.leave": N_("a player can only leave the game themselves"),
     "themselves.cut": N_("a player can only cut the library for themselves"),
+    "themselves.turn": N_("a player can only start their own turn"),
     "move.other_hand": N_("a card in another player's hand is moved by that player (or the judge)"),
     "move.face_down_control": N_("taking control of another player's face-down card is the judge's to record"),
     "name.choice_unrevealed": N_("with choice, a player names only a card revealed to them (705.5, D11)"),
@@ -856,6 +861,7 @@ WORDS: dict[str, str | tuple[str, str]] = {
                               "`leave`, `up`, a move or `damaged` only"),
     "grammar.at_n": N_("expected `at N`: the cut, N cards from the top"),
     "grammar.shuffle_extra": N_("unexpected '{word}': `shuffle` takes only `at N`"),
+    "grammar.turn_n": N_("expected `turn` or `turn N`: the turn's number, 1 or more"),
     "grammar.damaged": N_("expected `damaged N by C`: N combat damage (1 to 1000) dealt by commander C"),
     # the inputs' own checks (inputs.py)
     "input.commander": N_("a card name, or a list of two (partners, D14(c))"),

@@ -22,6 +22,7 @@ from .commands import (
     Reveal,
     Search,
     Shuffle,
+    Turn,
     TurnFaceUp,
 )
 from .errors import Forbidden, InvalidInput, PlayerOutOfGame, Unauthorized, UnknownPlayer
@@ -200,6 +201,13 @@ def _end_game(state, setup, actor, is_judge, cmd: EndGame) -> None:
     only_the_judge(Caller(actor, is_judge), "judge_only.end_game")
 
 
+def _turn(state, setup, actor, is_judge, cmd: Turn) -> None:
+    """The judge keeps turns for the table; a player starts only their own."""
+    pid = for_whom(state, setup, actor, cmd)
+    if not is_judge and pid != actor:
+        raise Forbidden("themselves.turn")
+
+
 def _commander_damage(state, setup, actor, is_judge, cmd: CommanderDamage) -> None:
     """The player dealt the damage records it, or the commander's controller; the judge anyone's."""
     if is_judge:
@@ -214,4 +222,5 @@ UNCHECKED: frozenset[type[Command]] = frozenset({EndReveal, EndLook, Search})
 _CHECKS: dict[type[Command], Callable[..., None]] = {
     Draw: _draw, Move: _move, Name: _name, TurnFaceUp: _turn_face_up, Reveal: _reveal, Look: _look,
     LeaveGame: _leave_game, Shuffle: _shuffle, EndGame: _end_game, CommanderDamage: _commander_damage,
+    Turn: _turn,
 }

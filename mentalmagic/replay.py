@@ -28,6 +28,7 @@ from .commands import (
     Name,
     Reveal,
     Shuffle,
+    Turn,
     TurnFaceUp,
 )
 from .errors import ArbiterError, InvalidInput, RecordRefused
@@ -255,6 +256,10 @@ def _end_game(e, d, state, judge):
     yield EndGame(player=_who(e, judge))
 
 
+def _turn(e, d, state, judge):
+    yield Turn(player=d["player"], number=d["number"])
+
+
 def _commander_damage(e, d, state, judge):
     yield CommanderDamage(player=d["player"], commander=d["commander"], amount=d["amount"], names=_names(d))
 
@@ -262,5 +267,5 @@ def _commander_damage(e, d, state, judge):
 _BUILD = {
     "draw": _draw, "move": _move, "name": _name, "turn_face_up": _turn_face_up, "reveal": _reveal, "look": _look,
     "end_reveal": _end_reveal, "end_look": _end_look, "leave_game": _leave_game, "shuffle": _shuffle,
-    "end_game": _end_game, "commander_damage": _commander_damage,
+    "end_game": _end_game, "commander_damage": _commander_damage, "turn": _turn,
 }

@@ -142,9 +142,11 @@ class FaceDownLand:
     takes_name: bool  # Xom 4: the card is named Utopia and stays so (3b); a Pentaland is never named (703)
     unnamed_only: bool  # Xom 4: "an unnamed card"; 703.2 and D10: any card of the hand
     from_visible_zones: bool  # 703.3: also face-down cards and unnamed face-up cards of visible zones
-    # Recorded, not enforced: the arbiter keeps no turns (nor does it count 703.4's land drop).
+    # Checked where the judge keeps turns (the `turn` action), recorded otherwise (nor is 703.4's
+    # land drop counted: the default's Pentaland is not a turn's land)
     active_player_only: bool = False  # Xom 4
     once_per_turn: bool = False  # Xom 4a: extra land drops don't allow another
+    turn_rule: str | None = None  # what refuses a second one in a turn
 
 
 @dataclass(frozen=True)
@@ -159,12 +161,30 @@ class LandPlay:
     own: bool = True  # the player's own card (a hand's: its owner's, 703.2)
     by_judge: bool = False
     name_given: str | None = None  # a name given with the play
+    active: str | None = None  # the active player, where turns are kept (else None)
+    player: str | None = None  # who plays it
+    played_this_turn: bool = False  # one of these lands was played this turn already
+
+
+def turn_refusal(land: FaceDownLand, play: LandPlay) -> tuple[str, str] | None:
+    """Where the judge keeps turns: the rule and the message code that refuse ``play`` for its turn
+    (Xom 4: the active player; 4a: once a turn, whatever gives extra land drops), or None."""
+    if play.active is None or play.to != BATTLEFIELD:
+        return None
+    if land.active_player_only and play.player != play.active:
+        return land.rule, "rules.land_not_active"
+    if land.once_per_turn and play.played_this_turn:
+        return land.turn_rule or land.rule, "rules.land_once_per_turn"
+    return None
 
 
 def land_play_refusal(land: FaceDownLand, play: LandPlay) -> str | None:
     """The rule that refuses playing ``play`` as ``land``, or None when it may be played."""
     if play.to != BATTLEFIELD:
         return land.play_rule
+    refused = turn_refusal(land, play)
+    if refused is not None:
+        return refused[0]
     if play.name_given is not None and not (land.takes_name and fold(play.name_given) == fold(land.name)):
         return land.rule  # a Pentaland is never named (703.2); a Utopia is named Utopia (Xom 4)
     if land.unnamed_only and play.named:
@@ -439,7 +459,7 @@ def _presets() -> dict[str, RuleSet]:
         url="https://github.com/Xom/mental-magic",
         matching=Matching(phyrexian=PHYREXIAN_COLOUR, zero_is_no_cost=True, multicolour_by_value=True),
         land=FaceDownLand("Utopia", ("Basic",), ("Utopia",), "4", "4a", takes_name=True, unnamed_only=True,
-                          from_visible_zones=False, active_player_only=True, once_per_turn=True),
+                          from_visible_zones=False, active_player_only=True, once_per_turn=True, turn_rule="4a"),
         bans=Bans(
             restricted_banned=False, mental_magic_list=False,
             # the examples the rules give, banned by name whatever our reading of their kind

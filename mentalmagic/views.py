@@ -291,6 +291,8 @@ def _build_game_view(game: Game, caller: Caller, pool: CardPool) -> dict:
         "status": state.status,  # "finished" once one side remains (104.2a) or the judge ended it
         "finished": state.finished,
         "archived": game.archived_at is not None,
+        # public at the table: whose turn, and whether a face-down land was played in it (Xom 4a)
+        "turn": dict(state.turn) if state.turn else None,
     }
 
 

@@ -305,3 +305,65 @@ def test_get_rule_sets_lists_three_with_one_default_in_the_callers_language(clie
     xom = next(r for r in listed if r["key"] == "xom")
     assert all(d["rule"] in d["words"] for d in xom["differs"])  # a number as it is (MageRing's headings worded)
     assert xom["name_scope"] == "series" and xom["options"] == []
+
+
+# -- turns, kept by the judge: Xom's Utopia once a turn, by the active player (4, 4a; issue 32) ------------
+def game_with_hands(client, rules: str) -> tuple[dict, dict[int, list[str]]]:
+    game = new_game(client, ["Shock"] * 8, rules=rules)
+    for who in (0, 1):
+        act(client, game, who, type="draw", count=3)
+    cards = ok(client.get(f"{API}/games/{game['id']}", headers=bearer(game["judge_token"])))["cards"]
+    hands = {who: [c["id"] for c in cards if c["zone"] == "hand" and c["owner"] == game["players"][who]["id"]]
+             for who in (0, 1)}
+    return game, hands
+
+
+def land(client, game, who: int, card: str, status=200, lang="en") -> dict:
+    token = game["players"][who]["token"]
+    response = client.post(f"{API}/games/{game['id']}/actions?lang={lang}", headers=bearer(token), json={
+        "type": "move", "card": card, "to": "battlefield", "face_down": True, "pentaland": True})
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def test_with_turns_kept_xom_refuses_a_second_utopia_in_a_turn_and_another_players(client):
+    game, hands = game_with_hands(client, "xom")
+    land(client, game, 0, hands[0][0])  # no turn kept yet: recorded, as before
+    started = act(client, game, 0, type="turn")
+    assert started["event"]["data"] == {"player": game["players"][0]["id"], "number": 1}
+    land(client, game, 0, hands[0][1])
+    second = land(client, game, 0, hands[0][2], status=409)["error"]
+    assert (second["rule"], second["message_code"]) == ("4a", "rules.land_once_per_turn")
+    french = land(client, game, 0, hands[0][2], status=409, lang="fr")["error"]["message"]
+    assert french.startswith("un Utopia a déjà été joué ce tour-ci")
+    theirs = land(client, game, 1, hands[1][0], status=409)["error"]
+    assert (theirs["rule"], theirs["message_code"]) == ("4", "rules.land_not_active")
+    assert act(client, game, 1, status=403, type="turn", player=game["players"][0]["id"])  # only one's own turn
+    assert act(client, game, 1, type="turn")["event"]["data"]["number"] == 2
+    land(client, game, 1, hands[1][0])  # Bob's turn now: his first Utopia of it
+    shown = ok(client.get(f"{API}/games/{game['id']}", headers=bearer(game["players"][0]["token"])))["turn"]
+    assert shown == {"player": game["players"][1]["id"], "number": 2, "land": True}
+    act(client, game, 0, type="turn")
+    land(client, game, 0, hands[0][2])  # the next turn: allowed again
+    # undoing the turn takes back its land count too: Bob's turn again, a Utopia already played in it
+    ok(client.post(f"{API}/games/{game['id']}/undo", headers=bearer(game["judge_token"])))
+    ok(client.post(f"{API}/games/{game['id']}/undo", headers=bearer(game["judge_token"])))
+    assert ok(client.get(f"{API}/games/{game['id']}", headers=bearer(game["judge_token"])))["turn"]["number"] == 2
+
+
+def test_turns_change_nothing_under_the_default_rules(client):
+    game, hands = game_with_hands(client, "magic-ville")
+    act(client, game, 0, type="turn")
+    land(client, game, 0, hands[0][0])
+    land(client, game, 0, hands[0][1])  # 703: no turn's land drop is counted
+    land(client, game, 1, hands[1][0])
+
+
+def test_the_judges_line_keeps_turns_in_english_and_french(client):
+    game, _ = game_with_hands(client, "xom")
+    judge = bearer(game["judge_token"])
+    for line, number in (("ana turn", 1), ("bob tour", 2), ("ana turn 7", 7)):
+        done = ok(client.post(f"{API}/games/{game['id']}/line", json={"line": line}, headers=judge))
+        assert done["event"]["data"]["number"] == number, line
+    bad = client.post(f"{API}/games/{game['id']}/line", json={"line": "ana turn zero"}, headers=judge)
+    assert bad.status_code == 422 and bad.get_json()["error"]["message_code"] == "grammar.turn_n"

@@ -133,6 +133,7 @@ def line_of(body: dict, refs) -> str | None:
         "leave_game": lambda: f"{p} leave",
         "shuffle": lambda: f"{p} shuffle",
         "end_game": lambda: "end",
+        "turn": lambda: f"{p} turn",
         "commander_damage": lambda: f"{p} damaged {body['amount']} by {refs([body['commander']])[0]}",
         "name": lambda: f"{p or 'ana'} name {refs([body['card']])[0]} {body['name']}",
         "turn_face_up": lambda: f"{p or 'ana'} up {refs([body['card']])[0]} as {body['name']}",
@@ -209,7 +210,7 @@ def test_dry_runs_show_a_player_nothing_their_real_record_doesnt(client, mini_fi
     """The property, then what its examples met: every action kind, through /actions and through /line,
     and accepted draws, looks and reveals."""
     SEEN.clear()
-    given(data=st.data())(settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])(
+    given(data=st.data())(settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])(
         lambda data: dry_runs_show_nothing_the_real_record_doesnt(client, mini_finder, data)))()
     met = {(k.split()[0], k.split()[1]) for k in SEEN}
     missing = {("actions", kind) for kind in ACTION_TYPES} - met

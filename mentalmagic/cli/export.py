@@ -214,6 +214,8 @@ class _Log:
             )
         if kind == "end_game":
             return t("log.end_game")
+        if kind == "turn":
+            return t("log.turn", who=who, n=d["number"])
         return f"{who}: {kind}"
 
 

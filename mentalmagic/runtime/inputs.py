@@ -343,10 +343,20 @@ class CommanderDamageIn(_MayLeave):
                             metadata={"description": "combat damage dealt (903.10a: 21 from one commander loses)"})
 
 
+class TurnIn(_Action):
+    """A new turn (issue 32): ``player`` the active player (a player starts only their own), ``number``
+    the turn's (default: the last one's and one). Where turns are kept, Xom's Utopia is checked (4, 4a)."""
+
+    command = commands.Turn
+    type = _kind(commands.Turn)
+    number = fields.Integer(strict=True, validate=Range(min=1, max=100_000),
+                            metadata={"description": "the turn's number; default: the last turn's and one"})
+
+
 ACTIONS: dict[str, type[_Action]] = {
     s.command.type: s for s in (DrawIn, MoveIn, NameIn, TurnFaceUpIn, RevealIn, LookIn, EndRevealIn, EndLookIn,
                                 LeaveGameIn, ShuffleIn, SearchLibraryIn,
-                                EndGameIn, CommanderDamageIn)
+                                EndGameIn, CommanderDamageIn, TurnIn)
 }
 
 

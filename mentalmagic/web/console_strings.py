@@ -217,6 +217,7 @@ def console_strings(_plural) -> dict[str, str]:
         **_plural("log.commander_damage", "{who} is dealt {n} combat damage by {commander} ({total} in all)",
                   "{who} is dealt {n} combat damage by {commander} ({total} in all)"),
         "log.end_game": _("The judge ends the game"),
+        "log.turn": _("Turn {n}: {who}'s turn begins"),
         "loss.commander_damage": _("{who} loses the game: {total} combat damage from {commander}, and 21 from one "
                                    "commander loses (903.10a)."),
         "loss.d8": _("{who} loses the game: no legal name remains for this face-down card (705.4a, D8)."),

@@ -88,6 +88,8 @@ export function describe(e, ctx) {
       return t("log.commander_damage", { who, n: d.amount, commander: card(d.commander), total: d.total }) + loss;
     case "end_game":
       return t("log.end_game");
+    case "turn":
+      return t("log.turn", { who, n: d.number });
     default:
       return `${who}: ${e.type}`;
   }
