@@ -31,7 +31,8 @@ _HOOKS = """() => {
 
 def _settled(page, done: int) -> dict:
     """Wait for the ``done``-th timed search's frame, and return its figures."""
-    page.wait_for_function("(n) => window.__search.frames.length >= n", arg=done)
+    # generous: a search is answered by the server, which another worker's tests may keep busy
+    page.wait_for_function("(n) => window.__search.frames.length >= n", arg=done, timeout=60_000)
     return page.evaluate("(n) => window.__search.frames[n - 1]", done)
 
 
@@ -45,7 +46,8 @@ def measure(page, base_url: str, printed: str, queries: list[str], rounds: int =
         page.locator("#all-button").click()
     elif page.locator("#more-button").is_visible():
         page.locator("#more-button").click()
-    page.wait_for_function("(n) => document.querySelectorAll('#candidates .cand').length === n", arg=total)
+    page.wait_for_function("(n) => document.querySelectorAll('#candidates .cand').length === n", arg=total,
+                           timeout=60_000)
     page.evaluate(_HOOKS)
     box = page.locator("#query-input")
     done = 0
