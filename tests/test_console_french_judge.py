@@ -130,3 +130,30 @@ def test_what_is_cast_is_completed_from_the_players_hand_whatever_the_language_o
     pg.locator("#command-input").press_sequentially(f"ana {verb} ")
     expect(pg.locator('#command-listbox [role="option"]')).to_have_count(1)
     expect(pg.locator('#command-listbox [role="option"]')).to_contain_text("#1")
+
+
+TURNS = {"fr-FR": ("Tour 1 : au tour de Ana", "Tour 2 : au tour de Ben", "Tour 3 : au tour de Ana",
+                   "Tour suivant", "le tour de Ana commence"),
+         "en-US": ("Turn 1: Ana's turn", "Turn 2: Ben's turn", "Turn 3: Ana's turn", "Next turn", "Ana's turn begins")}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_judge_keeps_turns_with_one_button_and_every_page_says_whose_turn_it_is(kept_context, base_url, locale):
+    """Issue 32: "Next turn" gives the turn to the next player in seat order; the game page, the log
+    and the player's seat say it in the page's language; a player's seat has no such button."""
+    first, second, third, button, logged = TURNS[locale]
+    pg = kept_context(base_url, locale=locale, viewport=LAPTOP).page
+    game = judge_page(pg, base_url, ["Shock", "Savannah Lions"], rules="xom")
+    expect(pg.locator("#turn-line")).to_have_text("")
+    turn = pg.locator("#turn-button")
+    expect(turn).to_have_text(button)
+    for said in (first, second, third):
+        turn.click()
+        expect(pg.locator("#turn-line")).to_have_text(said)
+    expect(pg.locator("#log")).to_contain_text(logged)
+    assert api(base_url, "GET", f"/games/{game['id']}", game["judge_token"])["turn"]["number"] == 3
+    seat = pg.context.new_page()
+    seat.goto(f"{base_url}/games/{game['id']}#token={game['players'][1]['token']}")
+    expect(seat.locator("#turn-line")).to_have_text(third)
+    expect(seat.locator("#turn-button")).to_be_hidden()
+    seat.close()

@@ -197,6 +197,8 @@ def console_strings(_plural) -> dict[str, str]:
         "game.format": _("format {format}"),
         "format.all": _("all"),
         "game.end": _("End the game"),
+        "game.next_turn": _("Next turn"),
+        "game.turn": _("Turn {n}: {who}'s turn"),
         "via.morph": _("morph"),
         "via.megamorph": _("megamorph"),
         "via.disguise": _("disguise"),

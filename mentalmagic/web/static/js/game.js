@@ -251,6 +251,7 @@ function draw() {
   $("format").textContent = t("game.format", { format: formatWords(g.format) });
   $("library-line").textContent = t("game.library", { n: g.library_size });
   $("rules-line").textContent = g.rules ? rulesLine(g.rules) : "";
+  $("turn-line").textContent = g.turn ? t("game.turn", { n: g.turn.number, who: playerName(g.turn.player) }) : "";
   showSeries(g);
   // zones
   const sections = [];
@@ -274,8 +275,11 @@ function draw() {
     n.rule === "D14(e)" ? el("span", { class: "mark", text: ` ${t("game.commander_name")}` }) : null))
     : [el("li", { class: "muted", text: t("game.no_names") })]));
   // the log, and whether anything but undo may be done
-  for (const node of [$("command-input"), $("command-submit"), $("end-button")]) node.disabled = finished();
+  for (const node of [$("command-input"), $("command-submit"), $("end-button"), $("turn-button")]) {
+    node.disabled = finished();
+  }
   $("end-button").hidden = !isJudge() || finished();
+  $("turn-button").hidden = !isJudge() || finished();
   $("log").replaceChildren(...S.events.slice().reverse().map((e) => el("li", { class: "event" },
     el("span", { class: "seq", text: `${num(e.seq)}. ` }), describe(e),
     e.rule ? el("span", { class: "rule" }, ...ruleRef(e.rule)) : null)));
@@ -889,6 +893,14 @@ $("export-json").addEventListener("click", async () => {
   download(`game-${GAME}.json`, JSON.stringify(record, null, 1), "application/json");
 });
 $("end-button").addEventListener("click", () => send({ type: "end_game" }, t("game.end"), cmdStatus));
+// the judge keeps turns (issue 32): the next player still in, in seat order, after the active one
+$("turn-button").addEventListener("click", () => {
+  const g = S.game;
+  const inGame = g.players.filter((p) => p.status === "in_game");
+  const at = g.turn ? inGame.findIndex((p) => p.id === g.turn.player) : -1;
+  const next = inGame[(at + 1) % inGame.length];
+  if (next) send({ type: "turn", player: next.id }, t("game.next_turn"), cmdStatus);
+});
 $("close-card").addEventListener("click", closePanel);
 document.addEventListener("keydown", (ev) => {
   const typing = ev.target.matches("input, textarea") && ev.target.value;
