@@ -172,5 +172,6 @@ CREATE TABLE IF NOT EXISTS series (
     created_at TEXT NOT NULL,
     rules      TEXT NOT NULL,                -- a rule set's key (rulesets.py)
     options    TEXT NOT NULL DEFAULT '{}',   -- its options, JSON
-    token_hash TEXT NOT NULL                 -- sha256 of the series' token: who makes its games
+    token_hash TEXT NOT NULL,                -- sha256 of the series' token: who makes its games
+    name       TEXT                          -- what the playgroup calls it, shown instead of its id (optional)
 );

@@ -28,6 +28,7 @@ from .game import undo as undo_last
 from .ids import new_id
 from .index import CandidateFinder
 from .messages import say
+from .names import has_control
 from .permissions import Caller, identify, may_ask_about_hand, only_the_judge
 from .pool import said_name
 from .rulesets import SCOPE_SERIES, game_options, game_rules, rule_set, rules_view
@@ -53,7 +54,8 @@ class Repository(Protocol):
 
 
 class SeriesRepository(Protocol):
-    def add(self, series_id: str, created_at: str, rules: str, options: dict, token_hash: str) -> None: ...
+    def add(self, series_id: str, created_at: str, rules: str, options: dict, token_hash: str,
+            name: str | None = None) -> None: ...
     def get(self, series_id: str) -> dict: ...
     def game_ids(self, series_id: str) -> list[str]: ...
     def game_versions(self, series_id: str) -> list[tuple[str, int]]: ...
@@ -73,16 +75,19 @@ class UnitOfWork(Protocol):
 
 
 # -- writes ---------------------------------------------------------------------------------------
-def create_series(uow: UnitOfWork, rules: str, options: dict) -> dict:
-    """A new series under a rule set and its options; its id and its token (shown only now), which
-    makes its games (``series`` in a new game's body)."""
+def create_series(uow: UnitOfWork, rules: str, options: dict, name: str | None = None) -> dict:
+    """A new series under a rule set and its options, and the name its playgroup calls it, if any;
+    its id and its token (shown only now), which makes its games (``series`` in a new game's body)."""
     chosen = rule_set(rules, options)  # refused now if unknown, or an option it doesn't take
+    name = name.strip() or None if name is not None else None
+    if name is not None and has_control(name):
+        raise InvalidInput("setup.invalid", fields={"name": [say("setup.control_character")]})
     token = new_token()
     series_id = _game_id(uow)
     with uow:
-        uow.series.add(series_id, now(), chosen.key, dict(chosen.options), token_hash(token))
+        uow.series.add(series_id, now(), chosen.key, dict(chosen.options), token_hash(token), name)
         uow.commit()
-    return {"id": series_id, "token": token, "rules": rules_view(chosen)}
+    return {"id": series_id, "token": token, "rules": rules_view(chosen), "name": name}
 
 
 def series_options(uow: UnitOfWork, series_id: str, authorization: str | None, asked: dict | None = None) -> dict:
@@ -105,7 +110,7 @@ def series_view(uow: UnitOfWork, series_id: str, authorization: str | None) -> d
     identify(authorization, row["token_hash"], {})
     rules = rule_set(row["rules"], row["options"])
     games = [uow.games.load(gid) for gid in uow.series.game_ids(series_id)]
-    return {"id": series_id, "created_at": row["created_at"], "rules": rules_view(rules),
+    return {"id": series_id, "name": row.get("name"), "created_at": row["created_at"], "rules": rules_view(rules),
             "games": [{"id": g.id, "status": g.state.status, "names": views.names_view(g.state),
                        "players": [{"id": p.id, "name": p.name} for p in g.setup.players]} for g in games]}
 

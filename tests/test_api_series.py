@@ -367,3 +367,14 @@ def test_the_judges_line_keeps_turns_in_english_and_french(client):
         assert done["event"]["data"]["number"] == number, line
     bad = client.post(f"{API}/games/{game['id']}/line", json={"line": "ana turn zero"}, headers=judge)
     assert bad.status_code == 422 and bad.get_json()["error"]["message_code"] == "grammar.turn_n"
+
+
+def test_a_series_may_have_a_name_shown_with_it_and_none_holds_a_control_character(client):
+    named = ok(client.post(f"{API}/series", json={"rules": "xom", "name": "  Mardis chez Ana "}), 201)
+    assert named["name"] == "Mardis chez Ana"
+    shown = ok(client.get(f"{API}/series/{named['id']}", headers=bearer(named["token"])))
+    assert shown["name"] == "Mardis chez Ana"
+    assert ok(client.post(f"{API}/series", json={"rules": "xom"}), 201)["name"] is None
+    for bad in ("a\x00b", "Ana\nBen", "", "x" * 81):
+        refused = client.post(f"{API}/series", json={"rules": "xom", "name": bad})
+        assert refused.status_code == 422 and "name" in refused.get_json()["error"]["fields"], bad

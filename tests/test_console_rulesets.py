@@ -190,3 +190,23 @@ def test_the_form_fits_a_phone(kept_context, base_url):
         .map(e => [e.id, e.getBoundingClientRect().height])
         .filter(([, h]) => h < 44)""")
     assert small == []  # touch-sized
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_new_series_may_be_named_on_the_start_page_and_is_shown_by_its_name(kept_context, base_url, locale):
+    """Issue 32: the name field shows for a new series only; the game page and the console's list
+    then say the series by its name, never its id."""
+    pg = clocked(kept_context(base_url, locale=locale).page)
+    pg.goto("/console")
+    fill_players_and_deck(pg)
+    pg.locator("#rules-xom").check()
+    expect(pg.locator("#series-name")).to_be_hidden()
+    pg.locator("#series-select").select_option("new")
+    pg.locator("#series-name").fill("Mardis chez Ana")
+    pg.locator("#start-game").click()
+    game = started_game(pg, base_url)
+    expect(pg.locator("#series h3")).to_contain_text("Mardis chez Ana")
+    pg.goto("/console")
+    expect(pg.locator("#my-series h3").first).to_contain_text("Mardis chez Ana")
+    expect(pg.locator("#series-select")).to_contain_text("Mardis chez Ana")
+    assert game["options"]["series"] not in pg.locator("#series-select").inner_text()

@@ -21,13 +21,14 @@ def series():
 @click.option("--rules", type=click.Choice(RULE_SETS), default=DEFAULT_RULES, show_default=True,
               help="The rule set (docs/rule-sets.md).")
 @click.option("--phyrexian-as-hybrid", is_flag=True, help="House option of D3.")
+@click.option("--name", default=None, help="What the playgroup calls it, shown instead of its id.")
 @click.pass_context
 @guarded
-def series_new(ctx, rules, phyrexian_as_hybrid):
+def series_new(ctx, rules, phyrexian_as_hybrid, name):
     """Start a series; prints its id and its token, shown only now: `game new --series ID --series-token TOKEN`."""
     from ..services import create_series
 
-    made = create_series(uow(ctx), rules, {"phyrexian_as_hybrid": phyrexian_as_hybrid})
+    made = create_series(uow(ctx), rules, {"phyrexian_as_hybrid": phyrexian_as_hybrid}, name)
     click.echo(say("cli.series_created", id=made["id"], rules=made["rules"]["key"], token=made["token"]))
 
 
@@ -42,7 +43,8 @@ def series_show(ctx, series_id, token):
 
     runtime(ctx, lacks_note=False)
     shown = series_view(uow(ctx), series_id, f"Bearer {token}")
-    click.echo(say("cli.series_rules", id=series_id, rules=shown["rules"]["key"]))
+    click.echo(say("cli.series_rules", id=f"{shown['name']} ({series_id})" if shown["name"] else series_id,
+                   rules=shown["rules"]["key"]))
     for g in shown["games"]:
         names = [n["name"] for n in g["names"]]
         click.echo(f"  {say('cli.series_game', id=g['id'], status=g['status'], n=len(names), names=', '.join(names))}")

@@ -51,6 +51,7 @@ def connect(path: str | Path, *, apply_schema: bool = True, uri: bool = False) -
 # Columns added to a table after its first release: (table, column, definition). schema.sql
 # creates new databases whole; an older file gets the column here, once.
 ADDED_COLUMNS = [
+    ("series", "name", "TEXT"),
     ("games", "version", "INTEGER NOT NULL DEFAULT 0"),
     ("games", "updated_at", "TEXT"),
     ("games", "finished_at", "TEXT"),

@@ -14,9 +14,10 @@ class SeriesStore:
     def __init__(self, database):
         self.database = database  # the games' database: its connection per thread (``.db``)
 
-    def add(self, series_id: str, created_at: str, rules: str, options: dict, token_hash: str) -> None:
+    def add(self, series_id: str, created_at: str, rules: str, options: dict, token_hash: str,
+            name: str | None = None) -> None:
         self.database.db["series"].insert({"id": series_id, "created_at": created_at, "rules": rules,
-                                        "options": json.dumps(options), "token_hash": token_hash})
+                                        "options": json.dumps(options), "token_hash": token_hash, "name": name})
 
     def get(self, series_id: str) -> dict:
         rows = list(self.database.db.query("select * from series where id = ?", [series_id]))

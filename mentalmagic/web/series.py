@@ -7,7 +7,7 @@ from marshmallow import fields
 
 from .. import services
 from ..rulesets import DEFAULT_RULES, RULE_SETS
-from ..runtime.inputs import OneOf, OptionsIn, Strict
+from ..runtime.inputs import Length, OneOf, OptionsIn, Strict
 from .bodies import json_body
 from .openapi import Op, register_operations, register_schemas
 
@@ -18,16 +18,20 @@ class CreateSeriesIn(Strict):
     rules = fields.String(load_default=DEFAULT_RULES, validate=OneOf(RULE_SETS), metadata={
         "description": "the rule set every game of the series plays under (docs/rule-sets.md)"})
     options = fields.Nested(OptionsIn, load_default=lambda: {"phyrexian_as_hybrid": False})
+    name = fields.String(load_default=None, allow_none=True, validate=Length(min=1, max=80), metadata={
+        "description": "what the playgroup calls it, shown instead of its id (optional)"})
 
 
 class SeriesCreatedOut(Strict):
     id = fields.String(required=True)
     token = fields.String(required=True, metadata={"description": "makes the series' games: shown only now"})
     rules = fields.Dict(required=True)
+    name = fields.String(allow_none=True)
 
 
 class SeriesOut(Strict):
     id = fields.String(required=True)
+    name = fields.String(allow_none=True)
     created_at = fields.String(required=True)
     rules = fields.Dict(required=True)
     games = fields.List(fields.Dict(), required=True, metadata={
@@ -45,7 +49,7 @@ def _uow():
 @bp.post("")
 def create_series():
     data = _create.load(json_body())
-    return jsonify(services.create_series(_uow(), data["rules"], data["options"])), 201
+    return jsonify(services.create_series(_uow(), data["rules"], data["options"], data["name"])), 201
 
 
 @bp.get("/<series_id>")

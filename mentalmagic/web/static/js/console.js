@@ -53,6 +53,7 @@ function rulesChanged() {
 
 /** A series kept by this browser sets the rule set and its options: its games play under them. */
 function seriesChanged() {
+  $("series-name-field").hidden = $("series-select").value !== "new";
   const kept = savedSeries()[$("series-select").value];
   $("rules-set").disabled = Boolean(kept);
   if (kept) {
@@ -97,8 +98,9 @@ async function seriesOfGame(rules, options) {
   if (!choice) return null;
   if (choice !== "new") return choice;
   status.show(t("console.making_series"), "busy");
-  const { body } = await call("POST", "/series", { body: { rules, options } });
-  keepSeries(body.id, { token: body.token, rules, options, created: new Date().toISOString() });
+  const name = $("series-name").value.trim() || null;
+  const { body } = await call("POST", "/series", { body: { rules, options, name } });
+  keepSeries(body.id, { token: body.token, rules, options, name: body.name, created: new Date().toISOString() });
   listSeriesChoices(body.id); // a retry after a refused game uses this series, not another new one
   seriesChanged();
   return body.id;
