@@ -28,7 +28,7 @@ from .game import undo as undo_last
 from .ids import new_id
 from .index import CandidateFinder
 from .messages import say
-from .names import has_control
+from .names import fold, has_control
 from .permissions import Caller, identify, may_ask_about_hand, only_the_judge
 from .pool import said_name
 from .rulesets import SCOPE_SERIES, game_options, game_rules, rule_set, rules_view
@@ -401,7 +401,19 @@ def authenticate(uow: UnitOfWork, game_id: str, authorization: str | None) -> Ca
 
 
 def game(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
-    return views.game_view(uow.games.load(game_id), caller, uow.finder.pool)
+    g = rules_game(uow, game_id)
+    return {**views.game_view(g, caller, uow.finder.pool), "series_names": _series_names(uow, g)}
+
+
+def _series_names(uow: UnitOfWork, g: Game) -> list[dict]:
+    """The names the series' other games took (Xom 6), each with its game: public at the table, so
+    every seat is shown them (none outside a series whose names last it)."""
+    carried = g.setup.carried_names
+    out = []
+    for gid in dict.fromkeys(carried.values()):  # each game once, in the series' order
+        out += [{"name": n["name"], "game": gid} for n in views.names_view(uow.games.load(gid).state)
+                if carried.get(fold(n["name"])) == gid]
+    return out
 
 
 def list_games(uow: UnitOfWork) -> list[dict]:
@@ -412,10 +424,10 @@ def list_games(uow: UnitOfWork) -> list[dict]:
 def game_versioned(uow: UnitOfWork, game_id: str, caller: Caller,
                    unchanged: Callable[[int], bool]) -> tuple[int, dict | None]:
     """The game's version and view, or (version, None) when ``unchanged(version)`` (a conditional GET)."""
-    g = uow.games.load(game_id)
+    g = rules_game(uow, game_id)  # the series' names: shown anew once this game changes (its version)
     if unchanged(g.version):
         return g.version, None
-    return g.version, views.game_view(g, caller, uow.finder.pool)
+    return g.version, {**views.game_view(g, caller, uow.finder.pool), "series_names": _series_names(uow, g)}
 
 
 def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str, dry_run: bool = False) -> dict:

@@ -378,3 +378,12 @@ def test_a_series_may_have_a_name_shown_with_it_and_none_holds_a_control_charact
     for bad in ("a\x00b", "Ana\nBen", "", "x" * 81):
         refused = client.post(f"{API}/series", json={"rules": "xom", "name": bad})
         assert refused.status_code == 422 and "name" in refused.get_json()["error"]["fields"], bad
+
+
+def test_every_seat_of_a_series_game_is_shown_the_names_its_earlier_games_took(client):
+    one, two = xom_series(client, 2)
+    draw_and_cast(client, one, "Chain Lightning")
+    for token in (two["players"][1]["token"], two["judge_token"]):
+        shown = ok(client.get(f"{API}/games/{two['id']}", headers=bearer(token)))
+        assert shown["series_names"] == [{"name": "Chain Lightning", "game": one["id"]}]
+    assert ok(client.get(f"{API}/games/{one['id']}", headers=bearer(one["judge_token"])))["series_names"] == []

@@ -210,3 +210,26 @@ def test_a_new_series_may_be_named_on_the_start_page_and_is_shown_by_its_name(ke
     expect(pg.locator("#my-series h3").first).to_contain_text("Mardis chez Ana")
     expect(pg.locator("#series-select")).to_contain_text("Mardis chez Ana")
     assert game["options"]["series"] not in pg.locator("#series-select").inner_text()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_seat_of_a_xom_series_game_shows_the_names_its_earlier_games_took(kept_context, base_url, locale):
+    """Issue 32: a phone holds no series token, yet its seat says which names the series took (Xom 6)."""
+    series = api(base_url, "POST", "/series", None, {"rules": "xom"})
+    made = [api(base_url, "POST", "/games", series["token"], {
+        "players": [{"name": "Ana"}, {"name": "Ben"}], "library": ["Shock"] * 3, "series": series["id"],
+        "shuffle": False}) for _ in range(2)]
+    one, two = made
+    draw = {"type": "draw", "player": "p1", "count": 1}
+    api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"], draw)
+    card = next(c["id"] for c in api(base_url, "GET", f"/games/{one['id']}", one["judge_token"])["cards"]
+                if c["zone"] == "hand")
+    api(base_url, "POST", f"/games/{one['id']}/actions", one["judge_token"],
+        {"type": "move", "player": "p1", "card": card, "to": "stack", "name": "Chain Lightning"})
+    pg = kept_context(base_url, locale=locale).page
+    pg.goto(f"{base_url}/games/{two['id']}#token={two['players'][1]['token']}")
+    said = api(base_url, "GET", "/cards/Chain%20Lightning").get("french_name") if locale == "fr-FR" else None
+    expect(pg.locator("#series-panel")).to_be_visible()
+    expect(pg.locator("#series .series-names")).to_contain_text(said or "Chain Lightning")
+    expect(pg.locator("#series h3")).to_contain_text(
+        "Noms pris par les parties précédentes" if locale == "fr-FR" else "Names the series' earlier games took")

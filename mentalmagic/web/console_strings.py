@@ -62,6 +62,7 @@ def console_strings(_plural) -> dict[str, str]:
         # a series, on the start page and the game page (static/js/series.js)
         "series.title": _("Series {id}"),
         "series.named": _("Series “{name}”"),
+        "series.taken_before": _("Names the series' earlier games took: no card may take them (Xom 6)"),
         "series.of_date": _("Series of {date}"),
         "series.scope_series": _("A name taken in one of its games stays taken in the others (Xom 6)."),
         "series.scope_game": _("Each game takes its own names (704.2): the series only groups the games."),

@@ -393,6 +393,8 @@ class GameOut(Out):
         "description": "finished once the players still in are all of one side (104.2a, D7) or the judge ended it"})
     finished = fields.Nested(FinishedOut, allow_none=True)
     archived = fields.Boolean(metadata={"description": "read-only: idle or over for MENTALMAGIC_ARCHIVE_AFTER hours"})
+    series_names = fields.List(fields.Dict(), metadata={
+        "description": "where names last a series (Xom 6): the names its other games took, each {name, game}"})
     turn = fields.Dict(allow_none=True, metadata={
         "description": "where the judge keeps turns (the `turn` action): {player, number, land}, `land` true once "
                        "a face-down land was played in it; null until the first"})

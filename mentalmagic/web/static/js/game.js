@@ -210,13 +210,22 @@ async function showSeries(g) {
   seriesSeen = `${id}.${g.seq}`;
   try {
     const view = await loadSeries(id);
-    if (!view) return;
+    if (!view) return seatSeries(g);
     $("series").replaceChildren(el("h3", { text: seriesLabel(id, { ...savedSeries()[id], ...view }) }),
       ...(await seriesGames(view, { current: g.id })));
     $("series-panel").hidden = false;
   } catch (e) {
     gameStatus.error(e);
   }
+}
+
+/** A seat, which holds no series token: the names the series' other games took (Xom 6), from the game. */
+function seatSeries(g) {
+  const taken = g.series_names || [];
+  if (!taken.length) return;
+  $("series").replaceChildren(el("h3", { text: t("series.taken_before") }),
+    el("ul", { class: "series-names" }, ...taken.map((n) => el("li", { text: nameWords(n.name) }))));
+  $("series-panel").hidden = false;
 }
 
 /** The game drawn anew, what the judge is typing, the focus and the caret kept (keep.js). */
