@@ -75,7 +75,9 @@ def test_a_search_that_cant_be_read_is_said_beside_the_box_and_the_list_stays(pa
     page.goto(f"{base_url}/?printed=Shock")
     n = wait_results(page)
     tab_to(page, "query-input")
-    page.keyboard.type("foo:bar", delay=10)
+    # one input event: typed key by key on a loaded machine, "foo" alone could be searched (and
+    # narrow the list) before the colon, which is right but not what this test asks about
+    page.keyboard.insert_text("foo:bar")
     sync_api.expect(page.locator("#query-error")).to_contain_text("foo")
     sync_api.expect(page.locator("#query-input")).to_have_attribute("aria-invalid", "true")
     assert count(page) == n and not page.locator("#results").is_hidden()
