@@ -48,6 +48,9 @@ def measure(page, base_url: str, printed: str, queries: list[str], rounds: int =
         page.locator("#more-button").click()
     page.wait_for_function("(n) => document.querySelectorAll('#candidates .cand').length === n", arg=total,
                            timeout=60_000)
+    # the list settled (no answer still being placed) before the first search is typed and timed
+    page.wait_for_function("() => document.getElementById('results').getAttribute('aria-busy') !== 'true'",
+                           timeout=60_000)
     page.evaluate(_HOOKS)
     box = page.locator("#query-input")
     done = 0

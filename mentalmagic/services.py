@@ -402,7 +402,13 @@ def authenticate(uow: UnitOfWork, game_id: str, authorization: str | None) -> Ca
 
 def game(uow: UnitOfWork, game_id: str, caller: Caller) -> dict:
     g = rules_game(uow, game_id)
-    return {**views.game_view(g, caller, uow.finder.pool), "series_names": _series_names(uow, g)}
+    return _with_series_names(uow, g, views.game_view(g, caller, uow.finder.pool))
+
+
+def _with_series_names(uow: UnitOfWork, g: Game, view: dict) -> dict:
+    """``view`` and, in a game of a series whose names last it, ``series_names``: the same view as
+    ``views.game_view`` everywhere else (a replay of the log reads the same)."""
+    return {**view, "series_names": _series_names(uow, g)} if g.setup.carried_names else view
 
 
 def _series_names(uow: UnitOfWork, g: Game) -> list[dict]:
@@ -427,7 +433,7 @@ def game_versioned(uow: UnitOfWork, game_id: str, caller: Caller,
     g = rules_game(uow, game_id)  # the series' names: shown anew once this game changes (its version)
     if unchanged(g.version):
         return g.version, None
-    return g.version, {**views.game_view(g, caller, uow.finder.pool), "series_names": _series_names(uow, g)}
+    return g.version, _with_series_names(uow, g, views.game_view(g, caller, uow.finder.pool))
 
 
 def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str, dry_run: bool = False) -> dict:

@@ -386,4 +386,4 @@ def test_every_seat_of_a_series_game_is_shown_the_names_its_earlier_games_took(c
     for token in (two["players"][1]["token"], two["judge_token"]):
         shown = ok(client.get(f"{API}/games/{two['id']}", headers=bearer(token)))
         assert shown["series_names"] == [{"name": "Chain Lightning", "game": one["id"]}]
-    assert ok(client.get(f"{API}/games/{one['id']}", headers=bearer(one["judge_token"])))["series_names"] == []
+    assert "series_names" not in ok(client.get(f"{API}/games/{one['id']}", headers=bearer(one["judge_token"])))
