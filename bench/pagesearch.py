@@ -12,6 +12,8 @@ from __future__ import annotations
 import statistics
 from urllib.parse import quote
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 # Installed in the page before the first search: the time of each input event, and the next frame
 # after each mm:rows measure (a PerformanceObserver's callback, then requestAnimationFrame).
 _HOOKS = """() => {
@@ -29,11 +31,20 @@ _HOOKS = """() => {
 }"""
 
 
-def _settled(page, done: int) -> dict:
-    """Wait for the ``done``-th timed search's frame, and return its figures."""
-    # generous: a search is answered by the server, which another worker's tests may keep busy
-    page.wait_for_function("(n) => window.__search.frames.length >= n", arg=done, timeout=60_000)
-    return page.evaluate("(n) => window.__search.frames[n - 1]", done)
+def _typed(page, box, text: str) -> dict:
+    """Type ``text`` into the box in one input event and return the figures of the search it made.
+    A search whose rows never reach a frame (seen only in a loaded full run, not understood yet: see
+    docs/performance.md) is typed once more, with a space the page reads as the same search."""
+    before = page.evaluate("() => window.__search.frames.length")
+    for again in (False, True):
+        box.fill(f"{text} " if again else text)
+        try:
+            page.wait_for_function("(n) => window.__search.frames.length > n", arg=before, timeout=20_000)
+            break
+        except PlaywrightTimeout:
+            if again:
+                raise
+    return page.evaluate("() => window.__search.frames[window.__search.frames.length - 1]")
 
 
 def measure(page, base_url: str, printed: str, queries: list[str], rounds: int = 3) -> dict:
@@ -53,16 +64,11 @@ def measure(page, base_url: str, printed: str, queries: list[str], rounds: int =
                            timeout=60_000)
     page.evaluate(_HOOKS)
     box = page.locator("#query-input")
-    done = 0
     out: dict[str, dict] = {}
     for _ in range(rounds):
         for q in queries:
-            box.fill(q)  # one input event: one search
-            done += 1
-            got = _settled(page, done)
-            box.fill("")  # every row back, unmeasured but drawn from the rows kept
-            done += 1
-            _settled(page, done)
+            got = _typed(page, box, q)  # one input event: one search
+            _typed(page, box, "")  # every row back, unmeasured but drawn from the rows kept
             mine = out.setdefault(q, {"before": total, "after": got["shown"], "input": [], "rows": [], "frame": []})
             for key in ("input", "rows", "frame"):
                 mine[key].append(got[key])
