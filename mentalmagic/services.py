@@ -115,18 +115,25 @@ def series_view(uow: UnitOfWork, series_id: str, authorization: str | None) -> d
                        "players": [{"id": p.id, "name": p.name} for p in g.setup.players]} for g in games]}
 
 
-def _with_series(uow: UnitOfWork, game: Game) -> Game:
-    """``game`` with the names its series' other games took, when its rule set keeps them (Xom 6).
-    The same object again while ``game`` and those names are unchanged, so what is kept per game
-    object (a look-up's question: lookups._from_game) stays good."""
+def _series_versions(uow: UnitOfWork, game: Game) -> list[tuple[str, int]] | None:
+    """The versions of the other games of ``game``'s series, when its rule set keeps their names (Xom
+    6); None otherwise. One read: while none changed, nor ``game``, what they carry is unchanged."""
     series_id = game.setup.options.get("series")
-    if not series_id:
+    if not series_id or game_rules(game.setup.options).name_scope != SCOPE_SERIES:
+        return None
+    return [(gid, v) for gid, v in uow.series.game_versions(series_id) if gid != game.id]
+
+
+def _with_series(uow: UnitOfWork, game: Game, versions: list[tuple[str, int]] | None = None) -> Game:
+    """``game`` with the names its series' other games took, when its rule set keeps them (Xom 6)
+    (``versions``: ``_series_versions``, when the caller read them). The same object again while
+    ``game`` and those names are unchanged, so what is kept per game object (a look-up's question:
+    lookups._from_game) stays good."""
+    if versions is None:
+        versions = _series_versions(uow, game)
+    if versions is None:
         return game
     rules = game_rules(game.setup.options)
-    if rules.name_scope != SCOPE_SERIES:
-        return game
-    # one read for every other game's version: while none changed, nor this game, the answer kept holds
-    versions = [(gid, v) for gid, v in uow.series.game_versions(series_id) if gid != game.id]
     kept = _CARRIED.get(game.id)
     if kept is not None and kept[0]() is game and kept[1] == versions:
         return kept[2]
@@ -428,12 +435,19 @@ def list_games(uow: UnitOfWork) -> list[dict]:
 
 
 def game_versioned(uow: UnitOfWork, game_id: str, caller: Caller,
-                   unchanged: Callable[[int], bool]) -> tuple[int, dict | None]:
-    """The game's version and view, or (version, None) when ``unchanged(version)`` (a conditional GET)."""
-    g = rules_game(uow, game_id)  # the series' names: shown anew once this game changes (its version)
-    if unchanged(g.version):
-        return g.version, None
-    return g.version, _with_series_names(uow, g, views.game_view(g, caller, uow.finder.pool))
+                   unchanged: Callable[[str], bool]) -> tuple[str, dict | None]:
+    """The game's revision and view, or (revision, None) when ``unchanged(revision)`` (a conditional
+    GET). The revision is the game's version and, in a series whose names last it, its other games'
+    too: a name taken there changes the ``series_names`` every seat here is shown."""
+    game = uow.games.load(game_id)
+    versions = _series_versions(uow, game)
+    g = _with_series(uow, game, versions)
+    # versions only grow (every write, an undo too, bumps one) and games are never taken out of a
+    # series: their sum changes whenever one of them changes
+    revision = str(g.version) if versions is None else f"{g.version}s{sum(v for _, v in versions)}"
+    if unchanged(revision):
+        return revision, None
+    return revision, _with_series_names(uow, g, views.game_view(g, caller, uow.finder.pool))
 
 
 def run_line(uow: UnitOfWork, game_id: str, caller: Caller, line: str, dry_run: bool = False) -> dict:

@@ -387,3 +387,18 @@ def test_every_seat_of_a_series_game_is_shown_the_names_its_earlier_games_took(c
         shown = ok(client.get(f"{API}/games/{two['id']}", headers=bearer(token)))
         assert shown["series_names"] == [{"name": "Chain Lightning", "game": one["id"]}]
     assert "series_names" not in ok(client.get(f"{API}/games/{one['id']}", headers=bearer(one["judge_token"])))
+
+
+def test_a_seats_poll_sees_a_name_taken_in_another_game_of_its_series_though_its_own_game_is_unchanged(client):
+    one, two = xom_series(client, 2)
+    draw_and_cast(client, one, "Chain Lightning")
+    seat = bearer(two["players"][0]["token"])
+    first = client.get(f"{API}/games/{two['id']}", headers=seat)
+    assert first.get_json()["series_names"] == [{"name": "Chain Lightning", "game": one["id"]}]
+    assert client.get(f"{API}/games/{two['id']}", headers={**seat, "If-None-Match": first.headers["ETag"]}
+                      ).status_code == 304  # nothing changed anywhere in the series
+    draw_and_cast(client, one, "Shock")  # game two itself unchanged: no event of its own
+    assert ok(client.get(f"{API}/games/{two['id']}/events", headers=seat))["events"] == []
+    again = client.get(f"{API}/games/{two['id']}", headers={**seat, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 200 and again.headers["ETag"] != first.headers["ETag"]
+    assert {n["name"] for n in again.get_json()["series_names"]} == {"Chain Lightning", "Shock"}

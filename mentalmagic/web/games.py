@@ -110,9 +110,9 @@ def get_game(game_id: str):
     """The game as the caller sees it, with an ETag that changes with every event (and undo): a poll
     with If-None-Match gets 304 while nothing happened (docs/api.md)."""
     caller = _caller(game_id)
-    version, view = services.game_versioned(_uow(), game_id, caller, lambda v: _etag(game_id, v, caller)
-                                            in request.if_none_match)
-    etag = _etag(game_id, version, caller)
+    revision, view = services.game_versioned(_uow(), game_id, caller, lambda r: _etag(game_id, r, caller)
+                                             in request.if_none_match)
+    etag = _etag(game_id, revision, caller)
     resp = current_app.response_class(status=304) if view is None else jsonify(view)
     resp.set_etag(etag)
     resp.headers["Cache-Control"] = "no-cache"  # always revalidate: the answer is per token
@@ -120,9 +120,10 @@ def get_game(game_id: str):
     return resp
 
 
-def _etag(game_id: str, version: int, caller: Caller) -> str:
-    """One game version as one caller sees it: each seat's view of it is a different document."""
-    return f"{game_id}.{version}.{'judge' if caller.is_judge else caller.player}"
+def _etag(game_id: str, revision: str, caller: Caller) -> str:
+    """One revision of a game (services.game_versioned) as one caller sees it: each seat's view of
+    it is a different document."""
+    return f"{game_id}.{revision}.{'judge' if caller.is_judge else caller.player}"
 
 
 @bp.post("/<game_id>/actions")
