@@ -20,6 +20,7 @@ import shutil
 import socket
 import urllib.parse
 import urllib.request
+import weakref
 from pathlib import Path
 
 import pytest
@@ -92,8 +93,9 @@ class Guarded:
     def clear(self) -> bool:
         """Ready for another test: every page but the first closed, the app's storage and the cookies
         cleared, the page left on about:blank (nothing of this test runs on). The records stay, to
-        check. False, with nothing done, if the first page is off the app (its storage out of reach)."""
-        if not self.page.url.startswith(self.base_url):
+        check. False, with nothing done, if the first page is off the app (its storage out of reach)
+        or its clock was replaced (``clocked``: that can't be undone)."""
+        if self.context in _CLOCKED or not self.page.url.startswith(self.base_url):
             return False
         for pg in self.context.pages[1:]:
             pg.close()
@@ -195,10 +197,18 @@ def printed_ids(game: dict, name: str, zone: str | None = None) -> list[str]:
 POLL_MS = 1000  # how often the game page asks for news (game.js)
 
 
+# Contexts whose clock ``clocked`` replaced. Playwright installs it in the whole context, for good:
+# every page opened there later gets its fake timers and its fake ``performance``, which keeps no
+# measure (the lookup page's mm:rows never reached the page search bench's observer). Such a
+# context is never kept for another test (``Guarded.clear``).
+_CLOCKED: weakref.WeakSet = weakref.WeakSet()
+
+
 def clocked(pg):
     """``pg`` with Playwright's clock, before the game page loads: time flows as ever, and ``next_poll``
-    can move it on."""
+    can move it on. Its context is closed after the test, not kept."""
     pg.clock.install()
+    _CLOCKED.add(pg.context)
     return pg
 
 

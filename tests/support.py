@@ -127,11 +127,10 @@ def time_limit(seconds: float):
 def served(app, threads: int = 8, timeout: float = 60, **options):
     """The app over real HTTP: waitress on 127.0.0.1, a free port, in a background thread.
 
-    ``options`` are more waitress settings (``mentalmagic.settings.waitress_options``). The page
-    server of a worker serves every browser module, whose kept contexts each hold keep-alive
-    connections: past waitress's default 100 open connections it stops accepting new ones, and a
-    page's next request waits for nothing (the browser tests then failed at random, more often as
-    modules were added). The production servers set their own limit (``connection_limit``)."""
+    ``options`` are more waitress settings (``mentalmagic.settings.waitress_options``). A worker's page
+    server serves every browser module, whose kept contexts each hold keep-alive connections: room
+    for them all, past waitress's default of 100 open connections. The production servers set their
+    own limit (``connection_limit``)."""
     options.setdefault("connection_limit", 2000)
     server = create_server(app, host="127.0.0.1", port=0, threads=threads, **options)
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
