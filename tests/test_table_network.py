@@ -181,7 +181,12 @@ def test_a_phone_joins_by_its_qr_code_over_the_table_network_and_outlives_a_rest
                             [game["id"], {"judge_token": game["judge_token"], "players": game["players"]}])
                 pg.goto(f"{laptop}/games/{game['id']}")
                 code = pg.locator('#links li[data-player="p1"] img.seat-code')
-                expect(code).to_have_attribute("src", re.compile("^data:image/svg"))
+                # the first page of a Chromium just started in the namespace, while the other worker's
+                # tests run: the page's own timeout, not expect's 5 s; the server's log if it fails
+                try:
+                    expect(code).to_have_attribute("src", re.compile("^data:image/svg"), timeout=TIMEOUT_MS)
+                except AssertionError as e:
+                    raise AssertionError(f"{e}\nthe server's log:\n{server.output()[-3000:]}") from None
                 expect(pg.locator("#phones-notice")).to_have_count(0)  # the server is on the table's network
                 scanned = decoded(code)
                 # the link the page gives carries the table's address, not the loopback it was opened on
