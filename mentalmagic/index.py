@@ -185,11 +185,14 @@ class CandidateList:
     # of ``taken``, those another game of the series took (Xom 6), each with that game; a name this
     # game took too is this game's (704.2)
     taken_in: Mapping[str, str] = field(default_factory=dict)
+    # ``names`` holds none of ``excluded``: a searched or re-sorted list, the faces left out before
+    # it was asked (an edge need not look for them in a list made anew at each keystroke)
+    faces_out: bool = False
 
     @property
     def candidates(self) -> list[Nameable]:
         """The candidates in name order: ``names`` without the printed card's own faces."""
-        if not self.excluded:
+        if not self.excluded or self.faces_out:
             return list(self.names)
         return [n for n in self.names if n.key not in self.excluded]
 
@@ -217,6 +220,7 @@ class CandidateFinder:
         self._filtered: dict[tuple, tuple[Nameable, ...]] = {}
         self._concrete: dict[tuple, tuple[ManaCost, ...]] = {}
         self._refined: dict[tuple, tuple] = {}
+        self._faceless: dict[tuple, tuple] = {}
         self._lock = Lock()
 
     def __getstate__(self) -> dict:  # a finder is cached with the indexes it built (storage/carddb.py)
@@ -224,7 +228,7 @@ class CandidateFinder:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._filtered, self._concrete, self._refined = {}, {}, {}
+        self._filtered, self._concrete, self._refined, self._faceless = {}, {}, {}, {}
         self._lock = Lock()
 
     @staticmethod
@@ -306,6 +310,21 @@ class CandidateFinder:
         self._refined[key] = (names, out)  # the list held, so that its id stays its own
         return out
 
+    def _without(self, names: tuple[Nameable, ...], excluded: frozenset[str]) -> tuple[Nameable, ...]:
+        """``names`` without the ``excluded`` faces, the same tuple while remembered (a search's
+        answers are kept per list: see ``refined``)."""
+        if not excluded:
+            return names
+        key = (id(names), excluded)
+        kept = self._faceless.get(key)
+        if kept is not None and kept[0] is names:
+            return kept[1]
+        out = tuple(n for n in names if n.key not in excluded)
+        if len(self._faceless) >= 4096:
+            self._faceless.clear()
+        self._faceless[key] = (names, out)  # the list held, so that its id stays its own
+        return out
+
     @staticmethod
     def printed_costs(printed: Card | None, cost: ManaCost | None) -> tuple[ManaCost, ...]:
         if printed is not None:
@@ -335,14 +354,19 @@ class CandidateFinder:
         costs = self.printed_costs(q.printed, q.cost)
         printed = q.printed
         rules = rules_of(q.rules, q.phyrexian_as_hybrid)
+        # never the printed card itself, nor any face of it (704.1, D4)
+        excluded = printed.face_names if printed is not None else frozenset()
+        names = self.names_for(costs, fmt, type_=q.type_, keyword=q.keyword, identity=q.identity, rules=rules)
+        faces_out = q.search is not None or q.sort != "name"
+        if faces_out:
+            names = self._without(names, excluded)
         return CandidateList(
             printed=printed,
             costs=self.concrete_costs(costs, rules=rules),
             format=fmt,
-            names=self.refined(self.names_for(costs, fmt, type_=q.type_, keyword=q.keyword, identity=q.identity,
-                                              rules=rules), q.search, q.sort, q.all_taken),
-            # never the printed card itself, nor any face of it (704.1, D4)
-            excluded=printed.face_names if printed is not None else frozenset(),
+            names=self.refined(names, q.search, q.sort, q.all_taken),
+            excluded=excluded,
+            faces_out=faces_out,
             taken=q.all_taken,
             unknown_faces=printed.unknown_faces if printed is not None else (),
             taken_in={k: g for k, g in q.carried.items() if k not in q.taken} if q.carried else {},

@@ -199,7 +199,8 @@ class Encoded:
         without the printed card's faces, the taken ones marked, one page; ``why_none()`` (the
         encoded reasons) only when there is no candidate; ``within`` a commander's identity."""
         printed = res.printed
-        count, page = self.rendered(res.names, res.excluded, res.taken, offset, limit, res.taken_in)
+        excluded = frozenset() if res.faces_out else res.excluded  # a search's list holds no face to drop
+        count, page = self.rendered(res.names, excluded, res.taken, offset, limit, res.taken_in)
         return b"".join([
             b'{"printed":', self.card(printed) if printed is not None else b"null",
             b',"costs":', dumps([str(c) for c in res.costs]),
@@ -231,15 +232,16 @@ class Encoded:
                     limit: int | None, taken_in: Mapping[str, str] = _NONE):
         """What ``EncodedList(base).render`` answers, made from the kept entries without an EncodedList."""
         parts = self.entries(base)
-        keys = list(map(_KEY, base))
-        present = set(keys)  # a scan of the list only for a key it holds
-        drops = sorted(map(keys.index, excluded & present))  # the printed card's faces
-        if taken:  # a game's: a few hundred names at most
-            for k in (taken & present) - excluded:
-                i = keys.index(k)
-                parts[i] = self.fragment(base[i], taken_in.get(k, True))
-        for i in reversed(drops):
-            del parts[i]
+        if excluded or taken:  # a search's list comes without the faces (CandidateList.faces_out)
+            keys = list(map(_KEY, base))
+            present = set(keys)  # a scan of the list only for a key it holds
+            drops = sorted(map(keys.index, excluded & present))  # the printed card's faces
+            if taken:  # a game's: a few hundred names at most
+                for k in (taken & present) - excluded:
+                    i = keys.index(k)
+                    parts[i] = self.fragment(base[i], taken_in.get(k, True))
+            for i in reversed(drops):
+                del parts[i]
         count = len(parts)
         page = parts[offset:] if limit is None else parts[offset:offset + limit]
         if page:
