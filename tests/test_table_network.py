@@ -122,13 +122,19 @@ class TableServer:
 @contextlib.contextmanager
 def guarded(chromium, allowed: tuple[str, ...], **options):
     """A context where a request to any origin but ``allowed`` (or a data: URI) fails the test, as does a
-    script error; the browser itself sends every other host to a proxy that never answers."""
+    script error; the browser itself sends every other host to a proxy that never answers. Its
+    ``story()``: what its pages asked and said, for a failure's message."""
     context = chromium.new_context(**options)
     context.set_default_timeout(TIMEOUT_MS)
-    outside, errors = [], []
+    outside, errors, story = [], [], []
     pattern = re.compile("^(?:" + "|".join(re.escape(a) + "(?:[/?#]|$)" for a in allowed) + "|data:)")
     context.on("request", lambda r: None if pattern.match(r.url) else outside.append(r.url))
+    context.on("request", lambda r: story.append(f"{time.monotonic():.2f} asked {r.method} {r.url[:120]}"))
+    context.on("requestfinished", lambda r: story.append(f"{time.monotonic():.2f} answered {r.url[:120]}"))
+    context.on("requestfailed", lambda r: story.append(f"{time.monotonic():.2f} failed {r.url[:120]}: {r.failure}"))
     context.on("page", lambda pg: pg.on("pageerror", lambda e: errors.append(str(e))))
+    context.on("console", lambda m: story.append(f"{time.monotonic():.2f} console {m.type}: {m.text[:200]}"))
+    context.story = lambda: "\n".join(story[-60:] + [f"{time.monotonic():.2f} now; script errors: {errors}"])
     try:
         yield context
     finally:
@@ -148,7 +154,7 @@ def launch(browser_type, *, executable: str, bypass: str):
 
 
 def test_a_phone_joins_by_its_qr_code_over_the_table_network_and_outlives_a_restart(browser, tmp_path):
-    env = tiny_env(tmp_path)
+    env = tiny_env(tmp_path, MENTALMAGIC_ACCESS_LOG="-")  # what the server answered, in a failure's message
     port = free_port()
     with table_network() as table:
         server = TableServer(table, env, port, tmp_path / "serve.log")
@@ -182,11 +188,12 @@ def test_a_phone_joins_by_its_qr_code_over_the_table_network_and_outlives_a_rest
                 pg.goto(f"{laptop}/games/{game['id']}")
                 code = pg.locator('#links li[data-player="p1"] img.seat-code')
                 # the first page of a Chromium just started in the namespace, while the other worker's
-                # tests run: the page's own timeout, not expect's 5 s; the server's log if it fails
+                # tests run: the page's own timeout, not expect's 5 s; what the page and the server did if it fails
                 try:
                     expect(code).to_have_attribute("src", re.compile("^data:image/svg"), timeout=TIMEOUT_MS)
                 except AssertionError as e:
-                    raise AssertionError(f"{e}\nthe server's log:\n{server.output()[-3000:]}") from None
+                    raise AssertionError(f"{e}\nthe page:\n{ctx.story()}\nthe server's log:\n"
+                                         f"{server.output()[-4000:]}") from None
                 expect(pg.locator("#phones-notice")).to_have_count(0)  # the server is on the table's network
                 scanned = decoded(code)
                 # the link the page gives carries the table's address, not the loopback it was opened on
