@@ -115,14 +115,28 @@ class Search:
     mask: Callable | None = None  # the whole list at once (_compile)
 
     def keep(self, names: Iterable[Nameable], ctx: Context) -> tuple[Nameable, ...]:
-        """``names`` that fit, in their order."""
+        """``names`` that fit, in their order (a ``Narrowed`` of them, where asked of the whole list)."""
         names = tuple(names)
         if self.mask is None or not names:
             test = self.test
             return tuple(n for n in names if test(n, ctx))
         every = _every(len(names))
         flags = self.mask(names, ctx, every).to_bytes(len(names), "little")
-        return tuple(compress(names, flags))
+        return Narrowed(compress(names, flags), names, flags)
+
+
+class Narrowed(tuple):
+    """The names a search kept of the list ``within``, with which: ``flags``, a byte per name of
+    ``within``, 1 where kept. Whatever is kept per name of ``within`` (an answer's encoded entries,
+    web/encoding.py) is cut for these names by ``itertools.compress``, with no look-up per name."""
+
+    within: tuple
+    flags: bytes
+
+    def __new__(cls, names: Iterable[Nameable], within: tuple, flags: bytes):
+        self = super().__new__(cls, names)
+        self.within, self.flags = within, flags
+        return self
 
 
 @lru_cache(maxsize=64)

@@ -12,6 +12,7 @@ import pytest
 import support
 
 from mentalmagic.index import explain_empty
+from mentalmagic.search import Narrowed, parse
 from mentalmagic.web.encoding import FILE_BODY_BYTES, Encoded, OrjsonProvider
 from mentalmagic.web.views import candidate_json, card_json
 
@@ -84,6 +85,24 @@ def test_a_splice_drops_the_printed_faces_and_marks_taken_names_anywhere_in_a_pa
         # a list answered once (a search's, new at each key) is made from the kept entries alike
         once_count, once = enc.render_once(base, card.face_names, taken, offset, limit)
         assert (once_count, b"".join(once)) == (count, b"".join(page)), card.name
+
+
+@pytest.mark.parametrize("q", ["t:creature", "-t:basic", "c:r -t:instant", "zz", "t:land or mv=0"])
+def test_a_searchs_list_is_cut_from_its_whole_lists_entries_as_the_list_itself_encodes(finder, q):
+    """A search's answer (search.Narrowed) is cut from the entries of the list it narrowed, kept per
+    list: the same bytes as the narrowed names encoded one by one, taken names marked anywhere."""
+    enc = Encoded(finder.pool)
+    rng = random.Random(q)
+    for card in drawable(finder.pool, 12, q):
+        base = finder.names_for(card.printed_costs)
+        narrowed = parse(q).keep(base, finder.context())
+        assert isinstance(narrowed, Narrowed) and narrowed.within is base
+        keys = [n.key for n in narrowed]
+        taken = frozenset(rng.sample(keys, min(len(keys), rng.randint(0, 5))))
+        for offset, limit in ((0, None), (1, 2), (0, 100)):
+            want = enc.candidates(tuple(narrowed)).render(frozenset(), taken, offset, limit)  # a list of its own
+            count, page = enc.render_once(narrowed, frozenset(), taken, offset, limit)
+            assert (count, b"".join(page)) == (want[0], b"".join(want[1])), (card.name, q)
 
 
 def test_the_same_question_reuses_its_bytes(finder):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Mapping
 from io import BytesIO
-from itertools import accumulate
+from itertools import accumulate, compress
 from operator import attrgetter
 from threading import Lock
 
@@ -167,18 +167,35 @@ class Encoded:
         self._fragments: dict[tuple[int, bool], bytes] = {}
         self._entries: dict[int, bytes] = {}  # the untaken fragments again, by id alone (entries)
         self._seen: dict[int, tuple] = {}  # lists answered once (rendered)
+        self._whole: dict[int, tuple] = {}  # the entries of the lists searches narrow (_entries_of)
         self._explained: dict[tuple, bytes] = {}
         self._checked: dict[tuple, bytes] = {}
         self._healthy: dict[str, bytes] = {}
         self._lock = Lock()
 
     def entries(self, base: tuple[Nameable, ...]) -> list[bytes]:
-        """``fragment(n, False)`` of each name of ``base``: looked up with no Python call per name."""
+        """``fragment(n, False)`` of each name of ``base``: looked up with no Python call per name; for
+        a search's list (``search.Narrowed``), cut from its whole list's entries, kept per list."""
+        within = getattr(base, "within", None)
+        if within is not None:
+            return list(compress(self._entries_of(within), base.flags))
         out = list(map(self._entries.get, map(id, base)))
         if None in out:
             for i, n in enumerate(base):
                 if out[i] is None:
                     out[i] = self._entries[id(n)] = self.fragment(n, False)
+        return out
+
+    def _entries_of(self, names: tuple[Nameable, ...]) -> tuple[bytes, ...]:
+        """``entries(names)``, kept per list (the lists searches are asked of: a few per printed card)."""
+        kept = self._whole.get(id(names))
+        if kept is not None and kept[0] is names:
+            return kept[1]
+        out = tuple(self.entries(names))
+        with self._lock:
+            if len(self._whole) >= 1024:  # bounded like every cache here: the live lists come back first
+                self._whole.clear()
+            self._whole[id(names)] = (names, out)  # the list held, so that its id stays its own
         return out
 
     def fragment(self, n: Nameable, taken: bool | str) -> bytes:
