@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from .commander import commander_cards, find_commanders, identity_of
@@ -70,9 +70,21 @@ def candidate_query(finder: CandidateFinder, *, printed: str | None = None, cost
         taken=taken,
         carried=carried,
         rules=rule_set(rules, {"phyrexian_as_hybrid": bool(phyrexian_as_hybrid)}) if rules is not None else None,
-        search=parse(query) if query and query.strip() else None,
+        search=_search(query),
         sort=sort or "name",
     )
+
+
+def _search(text: str | None):
+    """The search ``text`` asks over the candidates (search.py: 422 when it can't be read); none for
+    an empty one."""
+    return parse(text) if text and text.strip() else None
+
+
+def searched(question: CandidateQuery, text: str | None) -> CandidateQuery:
+    """``question`` with the search ``text`` in place of its own: ``candidate_query(..., query=text)``
+    for a question already resolved without it."""
+    return replace(question, search=_search(text))
 
 
 @dataclass(frozen=True)

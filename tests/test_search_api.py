@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from support import assert_envelope, checked
+from werkzeug.datastructures import MultiDict
 
 from mentalmagic.search import stat_number
+from mentalmagic.web.api import _search_apart
 
 API = "/api/v1"
 
@@ -125,3 +127,29 @@ def test_the_cli_narrows_and_sorts_the_candidates_as_the_api_does(db, client):
     assert __import__("json").loads(out.stdout)["candidates"] == [c["name"] for c in body["candidates"]]
     bad = cli(db, "--lang", "fr", "candidates", "Shock", "-q", "t:creature foo:bar")
     assert bad.exit_code != 0 and "foo" in bad.output and "position 12" in bad.output
+
+
+@pytest.mark.parametrize("raw", ["cost=%7BR%7D&q=t%3Acreature", "q=t:creature+pow>%3D2&cost={R}",
+                                 "%71=t:creature&cost={R}", "cost={R}&q=t:creature&q=t:instant", "cost={R}&q=",
+                                 "cost={R}&q", "q=t:créature&cost={R}"])
+def test_a_search_is_read_apart_from_the_rest_of_its_question_as_the_whole_query_string_would_be(client, raw):
+    """The rest of a question with a search is loaded and resolved once, the search read alone at each
+    key (web/api.py _search_apart): the same answer as the whole query string read at once (spelt
+    with %, +, a key written %71, a repeated q whose first counts, an empty one), asked again too."""
+    got = [checked(client.get(f"{API}/candidates?{raw}")).get_json() for _ in range(2)]
+    args = MultiDict(parse_qsl(raw, keep_blank_values=True))
+    plain = {k: args.getlist(k) for k in args if k != "q"}
+    q = args.get("q")  # the first, as request.args.to_dict() takes it
+    whole = {**plain, **({"q": q} if q is not None else {})}
+    want = checked(client.get(f"{API}/candidates?{urlencode(whole, doseq=True)}"))
+    assert got[0] == got[1] == want.get_json()
+    apart = _search_apart(raw.encode())  # None: read whole, as before (a key written %71 is rare)
+    assert apart is None or (apart[1] == q and ("q", q) not in apart[0])
+
+
+def test_a_bad_search_and_a_bad_other_field_are_one_422_naming_both(client):
+    both = urlencode({"cost": "{R}", "limit": 0, "q": "x" * 501})
+    error = assert_envelope(client.get(f"{API}/candidates?{both}"), 422)
+    assert {"limit", "q"} <= set(error["fields"])
+    alone = assert_envelope(client.get(f"{API}/candidates?{urlencode({'cost': '{R}', 'q': 'x' * 501})}"), 422)
+    assert set(alone["fields"]) == {"q"}

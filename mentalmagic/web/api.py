@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from urllib.parse import parse_qsl
+
 from flask import Blueprint, current_app, jsonify, request
+from marshmallow import ValidationError
+from werkzeug.datastructures import MultiDict
 
 from .. import __version__, lookups, services
 from ..formats import FORMATS
@@ -35,42 +40,87 @@ def loaded_args(schema) -> tuple[dict, bool]:
     """(the query string loaded through ``schema``, whether it named a format), remembered per raw
     query string (web/remembered.py; at most 8 MiB kept: waitress takes 64 KiB of headers, and a
     query may repeat a key the schema reads once, so a long one is not kept)."""
-    query = request.query_string
-    key = (schema, query)
-    hit = _LOADED.get(key)
+    return _loaded(schema, request.query_string, lambda: request.args)
+
+
+def _loaded(schema, key, params: Callable[[], MultiDict]) -> tuple[dict, bool]:
+    """``loaded_args`` of the parameters ``params()``, remembered under ``key`` (their raw text, or
+    their pairs)."""
+    hit = _LOADED.get((schema, key))
     if hit is None:
-        data = request.args.to_dict()
-        if "commander" in data:
-            data["commander"] = request.args.getlist("commander")
-        hit = (schema.load(data), "format" in request.args)
-        _LOADED.keep(key, len(query), hit)
+        given = params()
+        data = given.to_dict()
+        if "commander" in given:
+            data["commander"] = given.getlist("commander")
+        hit = (schema.load(data), "format" in given)
+        _LOADED.keep((schema, key), len(request.query_string), hit)
     return dict(hit[0]), hit[1]
+
+
+def _search_apart(raw: bytes) -> tuple[tuple, str] | None:
+    """A query string with a search (``q``) as (its other parameters' pairs, the search's text), read
+    as ``request.args`` reads it (the first ``q`` counts, as ``to_dict`` takes it); None without one.
+    A player typing asks the same question with a new search at each key: the rest of it is then
+    loaded and resolved once, and only the search is read anew."""
+    if b"q" not in raw:
+        return None
+    try:
+        pairs = parse_qsl(raw.decode(), keep_blank_values=True, errors="werkzeug.url_quote")
+    except UnicodeDecodeError:
+        return None
+    texts = [v for k, v in pairs if k == "q"]
+    if not texts:
+        return None
+    return tuple((k, v) for k, v in pairs if k != "q"), texts[0]
 
 
 def load_query(schema) -> tuple[dict, CandidateQuery]:
     """The query string, and the question it asks (lookups.candidate_query): a ``game`` gives its
     format, house option and taken names, ``commander`` (repeated for partners: names may hold
-    commas) the identity to answer within."""
-    args, format_given = loaded_args(schema)
+    commas) the identity to answer within. Without a game, the question is kept per query string,
+    a search's apart (``_search_apart``)."""
+    apart = _search_apart(request.query_string) if "q" in schema.fields else None
+    if apart is None:
+        args, format_given = loaded_args(schema)
+    else:
+        rest, text = apart
+        args, format_given = _searched_args(schema, rest, text)
     rt = runtime()
 
-    def asked() -> CandidateQuery:
+    def asked(query: str | None) -> CandidateQuery:
         return lookups.candidate_query(
             rt.finder, printed=args.get("printed"), cost=args.get("cost"), fmt=args["format"] if format_given else None,
             phyrexian_as_hybrid=args.get("phyrexian_as_hybrid"), type_=args.get("type"), keyword=args.get("keyword"),
             commanders=args.get("commander", ()), games=services.RulesGames(rt.games), game=args.get("game"),
-            player=args.get("player"), rules=args.get("rules"), query=args.get("q"), sort=args.get("sort"))
+            player=args.get("player"), rules=args.get("rules"), query=query, sort=args.get("sort"))
 
     if args.get("game"):  # a game's part is kept per game version (lookups._from_game), not per query string
-        return args, asked()
-    # without a game, the question is the query string's alone: resolved once per finder (a refusal raises, never kept)
-    query = request.query_string
-    key = (schema, query, id(rt.finder))
+        return args, asked(args.get("q"))
+    # without a game, the question is the query string's alone (a search's apart): resolved once per
+    # finder (a refusal raises, never kept)
+    key = (schema, request.query_string if apart is None else apart[0], id(rt.finder))
     kept = _ASKED.get(key)
     if kept is None or kept[0] is not rt.finder:
-        kept = (rt.finder, asked())
-        _ASKED.keep(key, len(query), kept)
-    return args, kept[1]
+        kept = (rt.finder, asked(None if apart is not None else args.get("q")))
+        _ASKED.keep(key, len(request.query_string), kept)
+    return args, kept[1] if apart is None else lookups.searched(kept[1], apart[1])
+
+
+def _searched_args(schema, rest: tuple, text: str) -> tuple[dict, bool]:
+    """``loaded_args`` of a query string with a search: the other parameters loaded (and remembered)
+    as their own query string, the search checked by its field alone; both one 422 when both fail."""
+    errors: dict = {}
+    try:
+        args, format_given = _loaded(schema, rest, lambda: MultiDict(rest))
+    except ValidationError as e:
+        errors.update(e.messages if isinstance(e.messages, dict) else {"_schema": e.messages})
+    try:
+        q = schema.fields["q"].deserialize(text)
+    except ValidationError as e:
+        errors["q"] = e.messages
+    if errors:
+        raise ValidationError(errors)
+    return {**args, "q": q}, format_given
 
 
 _ASKED = Remembered(entries=8192, longest=1024)  # as _LOADED; each holds its finder, so its id stays its own
