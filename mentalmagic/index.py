@@ -211,6 +211,11 @@ class Verdict:
         return self.reasons[0] if self.reasons else None
 
 
+# The names the answers kept for searches may hold at most, all lists together (refined; the
+# encoded lists answered once, web/encoding.py, alike): a few hundred long lists.
+MAX_KEPT_NAMES = 1 << 18
+
+
 class CandidateFinder:
     """Candidates and checks over one card pool, with an index per format built on demand."""
 
@@ -220,6 +225,7 @@ class CandidateFinder:
         self._filtered: dict[tuple, tuple[Nameable, ...]] = {}
         self._concrete: dict[tuple, tuple[ManaCost, ...]] = {}
         self._refined: dict[tuple, tuple] = {}
+        self._refined_names = 0
         self._faceless: dict[tuple, tuple] = {}
         self._lock = Lock()
 
@@ -229,6 +235,7 @@ class CandidateFinder:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._filtered, self._concrete, self._refined, self._faceless = {}, {}, {}, {}
+        self._refined_names = 0
         self._lock = Lock()
 
     @staticmethod
@@ -305,9 +312,13 @@ class CandidateFinder:
             return kept[1]
         out = search.keep(names, self.context(taken)) if search is not None else names
         out = sorted_names(out, sort)
-        if len(self._refined) >= 4096:  # searches typed by users must not grow it forever
+        # searches typed by users must not grow it forever, nor hold more names than a few long
+        # lists: each name held is a reference the garbage collector's full passes walk
+        if len(self._refined) >= 4096 or self._refined_names + len(out) > MAX_KEPT_NAMES:
             self._refined.clear()
+            self._refined_names = 0
         self._refined[key] = (names, out)  # the list held, so that its id stays its own
+        self._refined_names += len(out)
         return out
 
     def _without(self, names: tuple[Nameable, ...], excluded: frozenset[str]) -> tuple[Nameable, ...]:

@@ -297,3 +297,16 @@ def test_any_text_is_read_or_refused_with_a_code_never_anything_else(mini_finder
     names = everything(mini_finder)
     kept = search.keep(names, mini_finder.context())
     assert list(kept) == [n for n in names if search.test(n, mini_finder.context())]  # both ways agree
+
+
+def test_the_searched_lists_kept_hold_a_bounded_number_of_names_and_answer_alike(finder, monkeypatch):
+    """Searches typed by players are kept per list (CandidateFinder.refined) up to a number of names
+    in all, then started over: memory and the collector's walks stay bounded, the answers the same."""
+    import mentalmagic.index as index
+
+    fresh = index.CandidateFinder(finder.pool)
+    monkeypatch.setattr(index, "MAX_KEPT_NAMES", 40)
+    shock = finder.pool.lookup("Shock")
+    for q in ["t:creature", "-t:creature", "c:r", "mv>=1", "t:creature", "-c:r"]:
+        assert names(fresh, q, printed=shock) == names(finder, q, printed=shock), q
+        assert fresh._refined_names <= 40 or len(fresh._refined) == 1  # one list longer than the bound

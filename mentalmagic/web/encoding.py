@@ -23,7 +23,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.wsgi import wrap_file
 
 from ..cards import Card, Nameable
-from ..index import CandidateList
+from ..index import MAX_KEPT_NAMES, CandidateList
 from ..messages import Message, render
 from ..pool import CardPool
 from ..views import SharedView
@@ -167,6 +167,7 @@ class Encoded:
         self._fragments: dict[tuple[int, bool], bytes] = {}
         self._entries: dict[int, bytes] = {}  # the untaken fragments again, by id alone (entries)
         self._seen: dict[int, tuple] = {}  # lists answered once (rendered)
+        self._seen_names = 0
         self._whole: dict[int, tuple] = {}  # the entries of the lists searches narrow (_entries_of)
         self._explained: dict[tuple, bytes] = {}
         self._checked: dict[tuple, bytes] = {}
@@ -240,9 +241,11 @@ class Encoded:
             return enc.render(excluded, taken, offset, limit, taken_in)
         if self._seen.get(id(base)) is base:
             return self.candidates(base).render(excluded, taken, offset, limit, taken_in)
-        if len(self._seen) >= 4096:
+        if len(self._seen) >= 4096 or self._seen_names + len(base) > MAX_KEPT_NAMES:
             self._seen.clear()
+            self._seen_names = 0
         self._seen[id(base)] = base  # held, so that the id stays its own
+        self._seen_names += len(base)
         return self.render_once(base, excluded, taken, offset, limit, taken_in)
 
     def render_once(self, base: tuple[Nameable, ...], excluded: frozenset[str], taken: frozenset[str], offset: int,
