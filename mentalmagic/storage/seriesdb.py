@@ -28,9 +28,11 @@ class SeriesStore:
 
     def game_versions(self, series_id: str) -> list[tuple[str, int]]:
         """The series' games in the order they were made, each with its version (a write bumps it)."""
-        return [(r["id"], r["version"]) for r in self.database.db.query(
+        # the connection's own cursor, not sqlite-utils' rows as dicts: every look-up about a series
+        # game asks it (services._series_versions)
+        return self.database.db.conn.execute(
             "select id, version from games where json_extract(options, '$.series') = ? order by created_at, rowid",
-            [series_id])]
+            [series_id]).fetchall()
 
     def game_ids(self, series_id: str) -> list[str]:
         """The series' games in the order they were made."""

@@ -166,6 +166,7 @@ class Encoded:
         self._summaries: dict[str, bytes] = {}
         self._fragments: dict[tuple[int, bool], bytes] = {}
         self._entries: dict[int, bytes] = {}  # the untaken fragments again, by id alone (entries)
+        self._taken_in: dict[tuple[int, str], bytes] = {}  # fragments taken in a series' game (fragment)
         self._seen: dict[int, tuple] = {}  # lists answered once (rendered)
         self._seen_names = 0
         self._whole: dict[int, tuple] = {}  # the entries of the lists searches narrow (_entries_of)
@@ -200,15 +201,20 @@ class Encoded:
         return out
 
     def fragment(self, n: Nameable, taken: bool | str) -> bytes:
-        """One candidate and its comma, taken or not, or taken in the series' game ``taken`` (Xom 6:
-        encoded each time, a game's few); ``watched`` is the pool's ban list's (706.4a)."""
-        watched = self.pool.bans.status(n.card) == "watched"
-        if isinstance(taken, str):
-            return dumps(candidate_json(n, True, watched, taken_in=taken)) + b","
-        key = (id(n), taken)  # the pool keeps every nameable alive: ids stay theirs
-        frag = self._fragments.get(key)
-        if frag is None:  # a nameable never changes: encode it once per process (and once taken)
-            frag = self._fragments[key] = dumps_kept(candidate_json(n, taken, watched)) + b","
+        """One candidate and its comma, taken or not, or taken in the series' game ``taken`` (Xom 6);
+        ``watched`` is the pool's ban list's (706.4a). Encoded once per process (the pool keeps every
+        nameable alive: ids stay theirs); a series game's, bounded, since games come and go."""
+        kept = self._taken_in if isinstance(taken, str) else self._fragments
+        key = (id(n), taken)
+        frag = kept.get(key)
+        if frag is None:
+            watched = self.pool.bans.status(n.card) == "watched"
+            if kept is self._taken_in:
+                if len(kept) >= 4096:  # start over rather than grow
+                    kept.clear()
+                frag = kept[key] = dumps(candidate_json(n, True, watched, taken_in=taken)) + b","
+            else:
+                frag = kept[key] = dumps_kept(candidate_json(n, taken, watched)) + b","
         return frag
 
     def candidates_answer(self, res: CandidateList, offset: int, limit: int | None, within: dict,
