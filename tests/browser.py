@@ -68,6 +68,11 @@ class Guarded:
         self.errors: list[str] = []
         elsewhere = re.compile(f"^(?!{re.escape(base_url)}(?:[/?#]|$)|data:)")
         self.context.on("request", lambda r: self.outside.append(r.url) if elsewhere.match(r.url) else None)
+        # asked and not answered yet: what a page still waits for, told by a failure (``waiting``)
+        self.context.pending = pending = {}
+        self.context.on("request", lambda r: pending.__setitem__(r, r.url))
+        self.context.on("requestfinished", lambda r: pending.pop(r, None))
+        self.context.on("requestfailed", lambda r: pending.pop(r, None))
         self.base_url = base_url
         self.viewport = {**CONTEXT, **options}["viewport"]
 
@@ -99,6 +104,7 @@ class Guarded:
             return False
         for pg in self.context.pages[1:]:
             pg.close()
+        self.context.pending.clear()
         self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         self.page.goto("about:blank")
         self.context.clear_cookies()
@@ -180,8 +186,24 @@ def judge_page(pg, base_url: str, library: list[str], players=("Ana", "Ben"), **
     game = new_game(base_url, library, players, **body)
     keep_game(pg, game, at="/static/favicon.svg")  # the lightest document of the origin: no page to load
     pg.goto(f"/games/{game['id']}")
-    sync_api.expect(pg.locator("#players li")).to_have_count(len(players))
+    try:
+        sync_api.expect(pg.locator("#players li")).to_have_count(len(players))
+    except AssertionError as e:
+        raise AssertionError(f"{e}\n{waiting(pg)}") from None
     return game
+
+
+def waiting(pg) -> str:
+    """What a page that didn't show what a test waited for was doing: its requests not answered yet,
+    its status lines, its document's state (a failure's message)."""
+    try:
+        state = pg.evaluate("""() => ({ready: document.readyState, url: location.href,
+          status: [...document.querySelectorAll('[role=status], .status')].map((n) => n.textContent.trim())
+            .filter(Boolean), resources: performance.getEntriesByType('resource').length})""")
+    except Exception as e:  # noqa: BLE001 - the page itself gone: say so, the failure's own message stands
+        state = f"not readable ({e})"
+    pending = sorted(getattr(pg.context, "pending", {}).values())
+    return f"the page: {state}; its requests not answered: {pending}"
 
 
 def stored_game(pg) -> tuple[str, dict]:
