@@ -132,6 +132,10 @@ def served(app, threads: int = 8, timeout: float = 60, **options):
     for them all, past waitress's default of 100 open connections. The production servers set their
     own limit (``connection_limit``)."""
     options.setdefault("connection_limit", 2000)
+    # poll(), as the production servers (settings.waitress_options): a worker of a long run holds
+    # over 1,024 descriptors (each in-process CLI test's database connections), and select() can't
+    # watch one numbered past that: the server's loop died and every page waited on its requests.
+    options.setdefault("asyncore_use_poll", True)
     server = create_server(app, host="127.0.0.1", port=0, threads=threads, **options)
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()

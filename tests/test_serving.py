@@ -416,3 +416,32 @@ def test_a_stop_that_arrives_as_a_worker_forks_stops_it_too(script):
         proc.communicate()
         pytest.fail("the master waited for a worker that never got the stop")
     assert proc.returncode == 0 and out == b"stopped\n", err.decode()[-500:]
+
+
+def test_the_tests_own_http_server_answers_past_1024_open_descriptors():
+    """tests/support.py ``served`` (every page test's server) watches its sockets with poll(), as the
+    production servers do: a worker of a full run holds over 1,024 descriptors, and select() can't
+    watch one numbered past that (its loop died, and a page waited for its requests for ever)."""
+    import resource
+    import urllib.request
+
+    from flask import Flask
+    from support import served
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.fail(f"this machine allows {hard} open descriptors: the test needs 1,200")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200) if hard == resource.RLIM_INFINITY
+                                                else min(max(soft, 1200), hard), hard))
+    app = Flask("past1024")
+    app.get("/")(lambda: "ok")
+    held = []
+    try:
+        while not held or held[-1] < 1030:  # the next sockets are numbered past 1,024
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        with served(app, timeout=10) as base:
+            assert urllib.request.urlopen(f"{base}/", timeout=10).read() == b"ok"
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
