@@ -66,6 +66,11 @@ def table_network():
     try:
         ip("netns", "add", ns)
         ip("link", "add", here, "type", "veth", "peer", "name", there)
+        # no IPv6 link-local address on either end: the kernel adds one a moment after the link is up
+        # (after its duplicate address detection), and Chromium, seeing an address change, fails the
+        # requests in flight (net::ERR_NETWORK_CHANGED): the judge's page lost its scripts that way
+        ip("link", "set", here, "addrgenmode", "none")
+        ip("link", "set", there, "addrgenmode", "none")
         ip("link", "set", there, "netns", ns)
         ip("addr", "add", f"{table.phone}/30", "dev", here)
         ip("link", "set", here, "up")
