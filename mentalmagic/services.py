@@ -133,12 +133,11 @@ def _with_series(uow: UnitOfWork, game: Game, versions: list[tuple[str, int]] | 
         versions = _series_versions(uow, game)
     if versions is None:
         return game
-    rules = game_rules(game.setup.options)
     kept = _CARRIED.get(game.id)
     if kept is not None and kept[0]() is game and kept[1] == versions:
         return kept[2]
     others = [(gid, uow.games.load(gid).state.names.taken_keys()) for gid, _ in versions]
-    carried = carried_names(rules, others, game.id)
+    carried = carried_names(game_rules(game.setup.options), others, game.id)
     out = replace(game, setup=replace(game.setup, carried_names=carried)) if carried else game
     if len(_CARRIED) >= 1024:  # games come and go: start over rather than grow
         _CARRIED.clear()
