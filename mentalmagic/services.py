@@ -57,7 +57,6 @@ class SeriesRepository(Protocol):
     def add(self, series_id: str, created_at: str, rules: str, options: dict, token_hash: str,
             name: str | None = None) -> None: ...
     def get(self, series_id: str) -> dict: ...
-    def game_ids(self, series_id: str) -> list[str]: ...
     def game_versions(self, series_id: str) -> list[tuple[str, int]]: ...
 
 
@@ -109,7 +108,7 @@ def series_view(uow: UnitOfWork, series_id: str, authorization: str | None) -> d
     row = uow.series.get(series_id)
     identify(authorization, row["token_hash"], {})
     rules = rule_set(row["rules"], row["options"])
-    games = [uow.games.load(gid) for gid in uow.series.game_ids(series_id)]
+    games = [uow.games.load(gid) for gid, _ in uow.series.game_versions(series_id)]
     return {"id": series_id, "name": row.get("name"), "created_at": row["created_at"], "rules": rules_view(rules),
             "games": [{"id": g.id, "status": g.state.status, "names": views.names_view(g.state),
                        "players": [{"id": p.id, "name": p.name} for p in g.setup.players]} for g in games]}

@@ -33,9 +33,3 @@ class SeriesStore:
         return self.database.db.conn.execute(
             "select id, version from games where json_extract(options, '$.series') = ? order by created_at, rowid",
             [series_id]).fetchall()
-
-    def game_ids(self, series_id: str) -> list[str]:
-        """The series' games in the order they were made."""
-        return [r["id"] for r in self.database.db.query(
-            "select id from games where json_extract(options, '$.series') = ? order by created_at, rowid",
-            [series_id])]
